@@ -1,0 +1,33 @@
+# tests.cmake: every tests/<suite>/test_*.c is one cmocka executable and one
+# CTest test named <suite>/<file>.  Workloads are verified through the
+# command line at small and medium sizes.  PTX regeneration is checked when
+# nvcc is available.
+file(GLOB WS_TEST_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/*/test_*.c)
+list(SORT WS_TEST_SOURCES)
+foreach(src ${WS_TEST_SOURCES})
+  get_filename_component(name ${src} NAME_WE)
+  get_filename_component(dir ${src} DIRECTORY)
+  get_filename_component(suite ${dir} NAME)
+  set(target ${suite}_${name})
+  add_executable(${target} ${src})
+  target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
+  target_link_libraries(${target} PRIVATE warpsim_workloads warpsim_core PkgConfig::CMOCKA)
+  target_compile_definitions(${target} PRIVATE WS_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  add_test(NAME ${suite}/${name} COMMAND ${target} WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+endforeach()
+
+foreach(name ${WS_WORKLOAD_NAMES})
+  foreach(size small medium)
+    add_test(NAME workload/${name}/${size}
+             COMMAND warpsim run ${name} --size ${size} --mode functional)
+  endforeach()
+endforeach()
+
+find_program(NVCC nvcc PATHS /usr/local/cuda/bin)
+if(NVCC)
+  add_test(NAME ptx/regenerate COMMAND ${PROJECT_SOURCE_DIR}/scripts/gen-ptx.sh --check
+           WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(ptx/regenerate PROPERTIES ENVIRONMENT "NVCC=${NVCC}")
+else()
+  message(STATUS "nvcc not found: committed PTX is used as is (regeneration check skipped)")
+endif()
