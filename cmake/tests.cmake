@@ -31,3 +31,6 @@ if(NVCC)
 else()
   message(STATUS "nvcc not found: committed PTX is used as is (regeneration check skipped)")
 endif()
+
+add_test(NAME cli/commands COMMAND ${PROJECT_SOURCE_DIR}/tests/cli/run.sh $<TARGET_FILE:warpsim>
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})

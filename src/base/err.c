@@ -23,13 +23,13 @@ int err_set(struct err *e, int code, const char *fmt, ...)
 
 int err_prefix(struct err *e, const char *fmt, ...)
 {
-    char head[ERR_MSG_MAX];
     char old[ERR_MSG_MAX];
+    memcpy(old, e->msg, sizeof old);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(head, sizeof head, fmt, ap);
+    int n = vsnprintf(e->msg, sizeof e->msg, fmt, ap);
     va_end(ap);
-    memcpy(old, e->msg, sizeof old);
-    snprintf(e->msg, sizeof e->msg, "%s%s", head, old);
+    if (n >= 0 && (size_t)n < sizeof e->msg)
+        snprintf(e->msg + n, sizeof e->msg - (size_t)n, "%s", old);
     return e->code;
 }

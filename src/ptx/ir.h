@@ -83,6 +83,8 @@ enum ptx_op {
     /* synchronisation and warp-level */
     PTX_OP_BAR, PTX_OP_MEMBAR, PTX_OP_FENCE, PTX_OP_SHFL, PTX_OP_VOTE,
     PTX_OP_ACTIVEMASK, PTX_OP_MATCH, PTX_OP_REDUX, PTX_OP_NANOSLEEP, PTX_OP_PMEVENT,
+    /* added after the first contract: bfind(.shiftamt) d, a (__ffs, __clzll ...) */
+    PTX_OP_BFIND,
     PTX_OP_COUNT
 };
 const char *ptx_op_name(enum ptx_op op);
@@ -138,6 +140,8 @@ enum ptx_sub {
     PTX_SUB_PRMT_ECR, PTX_SUB_PRMT_RC16,
     /* shr/bmsk/shf clamp vs wrap (shf: .clamp/.wrap) */
     PTX_SUB_CLAMP, PTX_SUB_WRAP,
+    /* bar.warp.sync membermask (__syncwarp): src = membermask */
+    PTX_SUB_BAR_WARP_SYNC,
 };
 
 /* Instruction flags (inst->flags). */
@@ -156,6 +160,9 @@ enum ptx_flag {
     PTX_F_RELAXED_SCOPE = 1u << 11, /* .relaxed/.acquire/.release/.acq_rel/.sc given */
     PTX_F_SHIFTAMT = 1u << 12, /* bfind.shiftamt (reserved) */
     PTX_F_PRED_OUT = 1u << 13, /* shfl with "%r|%p": second destination is a predicate */
+    PTX_F_RELU = 1u << 14,    /* min.relu / max.relu: clamp negative results to 0 */
+    PTX_F_NAN = 1u << 15,     /* min.NaN / max.NaN: propagate NaN instead of ignoring it */
+    PTX_F_WRAP = 1u << 16,    /* shf.wrap (shf keeps .l/.r in sub; no flag = .clamp) */
 };
 
 /* ---- Operands ------------------------------------------------------------- */

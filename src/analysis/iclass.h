@@ -1,0 +1,13 @@
+/* iclass.h: the execution-unit class (enum inst_class in analysis.h) of one
+ * instruction, from its opcode, state space and types. */
+#ifndef WS_ANALYSIS_ICLASS_H
+#define WS_ANALYSIS_ICLASS_H
+
+#include "analysis/analysis.h"
+#include "ptx/ir.h"
+
+/* in_entry: the instruction belongs to an .entry (a ret there ends the
+ * thread, so it is ICLASS_EXIT; in a .func it is ICLASS_CALL). */
+enum inst_class iclass_of(const struct ptx_inst *in, int in_entry);
+
+#endif

@@ -1,0 +1,74 @@
+/* main.c: entry point of the `warpsim` command; dispatches subcommands. */
+#include "cli/cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *summary;
+} commands[] = {
+    {"list", cmd_list, "list the built-in workloads"},
+    {"run", cmd_run, "run a built-in workload and verify it against its CPU reference"},
+    {"ptx", cmd_ptx, "parse and analyse a PTX file; print kernels, blocks, loops"},
+    {"options", cmd_options, "list the configuration keys accepted by --set"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: warpsim <command> [options]   (warpsim <command> --help)\n\n"
+                 "commands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+}
+
+int cli_is_help(const char *arg)
+{
+    return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
+}
+
+const char *cli_value(int argc, char **argv, int *i)
+{
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "warpsim: option %s needs a value\n", argv[*i]);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+int cli_apply_set(ws_gpu *gpu, const char *assignment)
+{
+    const char *eq = strchr(assignment, '=');
+    if (!eq || eq == assignment) {
+        fprintf(stderr, "warpsim: --set expects key=value, got '%s'\n", assignment);
+        return 2;
+    }
+    char key[128];
+    size_t n = (size_t)(eq - assignment);
+    if (n >= sizeof key) {
+        fprintf(stderr, "warpsim: --set: key too long in '%s'\n", assignment);
+        return 2;
+    }
+    memcpy(key, assignment, n);
+    key[n] = '\0';
+    if (ws_gpu_set(gpu, key, eq + 1) != WS_OK) {
+        fprintf(stderr, "warpsim: --set %s: %s\n", assignment, ws_last_error(gpu));
+        return 2;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || cli_is_help(argv[1])) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].fn(argc - 2, argv + 2);
+    fprintf(stderr, "warpsim: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return 2;
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# run.sh: command-line behaviour of warpsim: help, usage errors with the
+# option named, precise PTX errors, and the analysis printed by `warpsim ptx`.
+# Usage: tests/cli/run.sh <path to warpsim>
+set -u
+ws=$1
+data=$(dirname "$0")/data
+pass=0
+fail=0
+
+# expect <name> <wanted exit status> <regex the combined output must match> -- cmd...
+expect() {
+  local name=$1 want=$2 regex=$3
+  shift 4
+  local out rc
+  out=$("$@" 2>&1)
+  rc=$?
+  if [ "$rc" = "$want" ] && grep -Eq -- "$regex" <<<"$out"; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL $name: exit $rc (wanted $want), output:"
+    sed 's/^/    /' <<<"$out"
+    echo "    (wanted a line matching: $regex)"
+  fi
+}
+
+expect help 0 'usage: warpsim <command>' -- "$ws" --help
+expect no-command 2 'usage: warpsim' -- "$ws"
+expect unknown-command 2 "unknown command 'frob'" -- "$ws" frob
+for c in list run ptx options; do
+  expect "help-$c" 0 "usage: warpsim $c" -- "$ws" "$c" --help
+done
+expect list 0 'vecadd' -- "$ws" list
+expect run-no-workload 2 'no workload given' -- "$ws" run
+expect run-unknown-workload 2 "unknown workload 'nope'" -- "$ws" run nope
+expect run-bad-size 2 "--size: 'huge' is not one of small, medium, large" -- "$ws" run vecadd --size huge
+expect run-bad-seed 2 "--seed: 'x1' is not a non-negative integer" -- "$ws" run vecadd --seed x1
+expect run-missing-value 2 'option --size needs a value' -- "$ws" run vecadd --size
+expect run-unknown-option 2 "unknown option '--fast'" -- "$ws" run vecadd --fast
+expect run-bad-mode 2 'mode' -- "$ws" run vecadd --mode warp9
+expect run-bad-set 2 'nosuchkey' -- "$ws" run vecadd --set nosuchkey=1
+expect run-set-syntax 2 'expects key=value' -- "$ws" run vecadd --set novalue
+expect run-verifies 0 'verification  PASSED' -- "$ws" run vecadd --size small --mode functional
+expect ptx-missing-file 1 "cannot open '.*nofile.ptx'" -- "$ws" ptx "$data/nofile.ptx"
+expect ptx-bad-opcode 1 "bad_opcode.ptx:9:2: .*'frobnicate" -- "$ws" ptx "$data/bad_opcode.ptx"
+expect ptx-bad-register 1 "bad_register.ptx:9:21: .*'%r7'" -- "$ws" ptx "$data/bad_register.ptx"
+expect ptx-bad-label 1 "bad_label.ptx:11:12: .*'\\\$L__nowhere'" -- "$ws" ptx "$data/bad_label.ptx"
+expect ptx-truncated 1 'truncated.ptx:[0-9]+:[0-9]+:' -- "$ws" ptx "$data/truncated.ptx"
+expect ptx-loops 0 'L0 +header B1 \(PC 6\), PCs 6-9, depth 1' -- "$ws" ptx "$data/loops.ptx"
+expect ptx-reconv 0 'PCs +0-5 .*reconverges at PC 10' -- "$ws" ptx "$data/loops.ptx"
+expect ptx-params 0 'param +loopsum_param_1 +.u32 4 bytes at offset 8' -- "$ws" ptx "$data/loops.ptx"
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" = 0 ]
