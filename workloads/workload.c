@@ -39,17 +39,24 @@ int workload_run(ws_gpu *gpu, const struct workload_entry *we, const struct wl_a
     return we->w->run(gpu, mod, a, detail, detail_len);
 }
 
+/* splitmix64's output function: a bijective scramble of 64 bits. */
+static uint64_t wl_mix(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
 void wl_rng_init(struct wl_rng *r, uint64_t seed)
 {
-    r->s = seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
+    /* Scramble the seed so that nearby seeds do not give shifted copies of
+     * the same sequence (the state advances by a constant per draw). */
+    r->s = wl_mix(seed ^ 0x632BE59BD9B4E019ull);
 }
 
 uint64_t wl_rng_next(struct wl_rng *r)
 {
-    uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
+    return wl_mix(r->s += 0x9E3779B97F4A7C15ull);
 }
 
 uint32_t wl_rng_below(struct wl_rng *r, uint32_t n)

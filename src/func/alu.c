@@ -209,6 +209,12 @@ int alu_exec(const struct ptx_inst *in, uint32_t mask, const uint64_t src[][32],
             return alu_unsupported(in, e);
         break;
     }
+    if (op == PTX_OP_TESTP && (t == PTX_T_PRED || t == PTX_T_NONE)) {
+        /* testp's tested type may be recorded only in type2 */
+        struct ptx_inst tmp = *in;
+        tmp.type = in->type2;
+        return alu_exec_float(&tmp, mask, src, dst, e);
+    }
     switch (t) {
     case PTX_T_F32: case PTX_T_F64:
         return alu_exec_float(in, mask, src, dst, e);

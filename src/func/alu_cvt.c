@@ -201,6 +201,13 @@ int alu_exec_cvt(const struct ptx_inst *in, uint32_t mask, const uint64_t src[][
     int int_rnd = rnd >= PTX_RND_RNI && rnd <= PTX_RND_RPI;
     uint64_t *R = dst[0];
 
+    if ((dt == PTX_T_F16X2 || dt == PTX_T_BF16X2) && sk == NK_F32 && !int_rnd) {
+        /* cvt.rn.f16x2.f32 d, a, b: a goes to the upper half, b to the lower half */
+        enum alu_half_fmt fmt = half_fmt(dt);
+        LANES R[l] = float_store_half(float_value(A(l), st, ftz), fmt, rnd, ftz, sat, relu) << 16 |
+                     float_store_half(float_value(B(l), st, ftz), fmt, rnd, ftz, sat, relu);
+        return WS_OK;
+    }
     if (dk == NK_BAD || sk == NK_BAD || rnd == PTX_RND_RNA)
         return alu_unsupported(in, e);
 

@@ -29,7 +29,7 @@ static int host_round(int rnd)
     }
 }
 
-/* Switch the host to the mode of rnd; returns what alu_round_end needs.  Operands are
+/* Switch the host to the mode of rnd; returns what round_end needs.  Operands are
  * loaded from and results stored to memory inside the scope, so the compiler cannot move
  * the arithmetic across the fesetround calls. */
 static int round_begin(int rnd)
@@ -364,31 +364,43 @@ static const struct half_layout half_layouts[2] = {
     [ALU_HALF_BF16] = {7, 127, 255},
 };
 
+/* 2^e as a double, for e in the normal range. */
+static inline double pow2(int e)
+{
+    return f64_from((uint64_t)(e + 1023) << 52);
+}
+
 double alu_half_to_double(uint16_t h, enum alu_half_fmt fmt)
 {
     const struct half_layout *L = &half_layouts[fmt];
     unsigned ex = (h & 0x7fffu) >> L->mant;
-    uint64_t man = h & ((1u << L->mant) - 1);
-    double sign = (h & 0x8000u) ? -1.0 : 1.0;
+    uint32_t man = h & ((1u << L->mant) - 1);
+    double v;
     if (ex == L->expall)
-        return man ? NAN : sign * INFINITY;
-    if (ex == 0)
-        return sign * ldexp((double)man, 1 - L->bias - (int)L->mant);
-    return sign * ldexp((double)(man | 1u << L->mant), (int)ex - L->bias - (int)L->mant);
+        v = man ? NAN : INFINITY;
+    else if (ex == 0)
+        v = (double)man * pow2(1 - L->bias - (int)L->mant);
+    else
+        v = (double)(man | 1u << L->mant) * pow2((int)ex - L->bias - (int)L->mant);
+    return (h & 0x8000u) ? -v : v;
 }
 
 uint16_t alu_half_from_double(double x, enum alu_half_fmt fmt, int rnd)
 {
     const struct half_layout *L = &half_layouts[fmt];
-    uint16_t sign = signbit(x) ? 0x8000u : 0;
+    uint64_t b = f64_bits(x);
+    uint16_t sign = (b >> 63) ? 0x8000u : 0;
     uint16_t inf = (uint16_t)(L->expall << L->mant);
-    if (isnan(x))
-        return HALF_QNAN;
-    double a = fabs(x);
-    if (isinf(a))
-        return sign | inf;
-    if (a == 0.0)
+    int dex = (int)(b >> 52 & 0x7ff);
+    uint64_t sig = b & ((1ull << 52) - 1);
+    if (dex == 0x7ff)
+        return sig ? HALF_QNAN : (uint16_t)(sign | inf);
+    if (dex == 0 && sig == 0)
         return sign;
+    /* |x| = sig * 2^e exactly */
+    int e = (dex ? dex : 1) - 1075;
+    if (dex)
+        sig |= 1ull << 52;
     /* Rounding of the magnitude: 0 nearest-even, 1 toward zero, 2 away from zero. */
     int dir;
     switch (rnd) {
@@ -397,23 +409,22 @@ uint16_t alu_half_from_double(double x, enum alu_half_fmt fmt, int rnd)
     case PTX_RND_RP: dir = sign ? 1 : 2; break;
     default: dir = 0; break;
     }
-    int e2;
-    (void)frexp(a, &e2);
-    int ex = e2 - 1;
+    int top = e + 63 - __builtin_clzll(sig); /* exponent of the leading bit */
     int emin = 1 - L->bias;
-    if (ex < emin)
-        ex = emin;
-    if (ex > 1024)
-        ex = 1024; /* far beyond any half format: overflows below */
-    double n = ldexp(a, (int)L->mant - ex); /* quantum scaled to 1 */
-    double fl = floor(n);
-    double frac = n - fl;
-    int64_t r = (int64_t)fl;
-    if (frac > 0.0) {
-        if (dir == 2 || (dir == 0 && (frac > 0.5 || (frac == 0.5 && (r & 1)))))
+    int ex = top < emin ? emin : top;
+    int shift = ex - (int)L->mant - e; /* low bits of sig below the target quantum */
+    uint64_t r;
+    if (shift <= 0) {
+        r = sig << -shift; /* exact: fewer than mant+1 significant bits */
+    } else if (shift > 63) {
+        r = dir == 2 ? 1 : 0; /* far below half a quantum, but not zero */
+    } else {
+        uint64_t rem = sig & ((1ull << shift) - 1), half = 1ull << (shift - 1);
+        r = sig >> shift;
+        if (rem && (dir == 2 || (dir == 0 && (rem > half || (rem == half && (r & 1))))))
             r++;
     }
-    int64_t bits = ((int64_t)(ex + L->bias - 1) << L->mant) + r;
+    int64_t bits = ((int64_t)(ex + L->bias - 1) << L->mant) + (int64_t)r;
     if (bits >= inf)
         return dir == 1 ? (uint16_t)(sign | (inf - 1)) : (uint16_t)(sign | inf);
     return (uint16_t)(sign | bits);
@@ -428,8 +439,9 @@ static double sum_round_odd(double x, double y)
         return s;
     double bv = s - x;
     double err = (x - (s - bv)) + (y - bv);
-    if (err != 0.0 && (f64_bits(s) & 1) == 0)
-        s = nextafter(s, err > 0.0 ? INFINITY : -INFINITY);
+    uint64_t sb = f64_bits(s);
+    if (err != 0.0 && (sb & 1) == 0) /* s != 0 here: an exact zero sum has no error */
+        s = f64_from((err > 0.0) == (s > 0.0) ? sb + 1 : sb - 1);
     return s;
 }
 

@@ -80,6 +80,10 @@ static int exec_arith(const struct ptx_inst *in, uint32_t mask, const uint64_t s
             LANES R[l] = clamp_s((alu_s128)sext(A(l), 32) + sext(B(l), 32), 32);
             break;
         }
+        if (!cc && !use_c) {
+            LANES R[l] = (A(l) + B(l)) & m;
+            break;
+        }
         LANES {
             alu_u128 s = (alu_u128)(A(l) & m) + (B(l) & m) + (use_c ? (cin >> l & 1) : 0);
             R[l] = (uint64_t)s & m;
@@ -91,6 +95,10 @@ static int exec_arith(const struct ptx_inst *in, uint32_t mask, const uint64_t s
         int use_c = op == PTX_OP_SUBC;
         if (sat) {
             LANES R[l] = clamp_s((alu_s128)sext(A(l), 32) - sext(B(l), 32), 32);
+            break;
+        }
+        if (!cc && !use_c) {
+            LANES R[l] = (A(l) - B(l)) & m;
             break;
         }
         LANES {
@@ -130,6 +138,14 @@ static int exec_arith(const struct ptx_inst *in, uint32_t mask, const uint64_t s
         }
         if (sat)
             return alu_unsupported(in, e);
+        if (sub != PTX_SUB_HI && !cc && !use_c) { /* low half: signedness does not matter */
+            if (is_mad) {
+                LANES R[l] = (A(l) * B(l) + C(l)) & m;
+            } else {
+                LANES R[l] = (A(l) * B(l)) & m;
+            }
+            break;
+        }
         unsigned shift = sub == PTX_SUB_HI ? w : 0;
         LANES {
             uint64_t p = (uint64_t)(mul_full(A(l), B(l), w, sgn) >> shift) & m;

@@ -205,6 +205,9 @@ struct ptx_operand {
     uint32_t sym;   /* ADDR/VAR: index into module->vars; FUNC: into module->funcs */
     int64_t imm;    /* IMM bits; ADDR offset; LABEL target PC */
     uint32_t vec[4];
+    uint8_t vec_imm; /* VEC: bit i set = vec[i] is not a register but the low 32
+                        bits of an immediate element, e.g. "mov.b32 %f1, {0, %rs1}"
+                        (added after the first contract) */
 };
 
 /* ---- Instructions --------------------------------------------------------- */

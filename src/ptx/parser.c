@@ -582,7 +582,7 @@ static void parse_decl_attrs(struct parser *p, struct decl_attrs *a)
 }
 
 /* Parses "[N][M]..." into p->dims; returns 1 if the first is "[]". */
-static int parse_dims(struct parser *p, const struct ptx_tok *name)
+static int parse_dims(struct parser *p)
 {
     int unsized = 0;
     p->ndims = 0;
@@ -602,7 +602,6 @@ static int parse_dims(struct parser *p, const struct ptx_tok *name)
         }
         p_expect(p, ']');
     }
-    (void)name;
     return unsized;
 }
 
@@ -631,7 +630,7 @@ static void parse_var_decl(struct parser *p, uint8_t space, uint32_t vflags)
     unsigned esz = ptx_type_size(a.type);
     for (;;) {
         const struct ptx_tok *name = p_ident(p, "a variable name");
-        int unsized = parse_dims(p, name);
+        int unsized = parse_dims(p);
         uint64_t elem = (uint64_t)esz * a.vecn;
         uint64_t size = dims_size(p, name, elem);
         if (unsized)
@@ -991,7 +990,20 @@ static void apply_mod(struct parser *p, struct inst_ctx *c, const struct ptx_tok
         return;
     }
     if (tok_is(t, ".shiftamt")) { in->flags |= PTX_F_SHIFTAMT; return; }
-    p_unsup(p, t, "unsupported modifier");
+    /* valid PTX that warpsim does not model vs. plain garbage */
+    static const char *const known_unsupported[] = {
+        ".satfinite", ".xorsign", ".abs", ".relu", ".oob", ".unified", ".tf32", ".e4m3x2",
+        ".e5m2x2", ".e2m1x2", ".e2m3x2", ".e3m2x2", ".ue8m0x2", ".s2f6x2", ".async", ".bulk",
+        ".mmio", ".b128", ".v8", ".noftz", ".NaN", ".sync", ".clamp", ".wrap", ".lo", ".hi",
+        ".wide", ".and", ".or", ".xor", ".min", ".max", ".add", ".inc", ".dec", ".cas",
+        ".exch", ".global", ".shared", ".local", ".const", ".param", ".cta", ".gpu", ".sys",
+        ".cluster", ".uni", ".to", ".acquire", ".release", ".relaxed", ".acq_rel", ".sc",
+        ".weak", ".volatile", ".nc", ".ca", ".cg", ".cs", ".lu", ".cv", ".wb", ".wt", ".L1",
+        ".L2", ".all", ".any", ".ballot", ".up", ".down", ".bfly", ".idx", ".red", ".popc",
+        ".arrive", ".aligned", ".l", ".r", NULL};
+    if (mod_in(t, known_unsupported) || memchr(t->s, ':', t->len))
+        p_unsup(p, t, "unsupported modifier");
+    p_fail(p, t, "unknown modifier");
 }
 
 static enum ptx_type widen(enum ptx_type t)
@@ -1007,7 +1019,17 @@ static enum ptx_type widen(enum ptx_type t)
     }
 }
 
-/* Sets inst type/type2 from the type modifiers (see ir.h for the meaning). */
+/* Sets inst type/type2 from the type modifiers (see ir.h for the meaning).
+ * Choices where ir.h leaves room:
+ *   setp:        type = PRED, type2 = compared type
+ *   set/slct/cvt: type = first (destination) type, type2 = second
+ *   mul/mad(24).wide: type = widened destination, type2 = source type
+ *   dp4a/dp2a:   type = a's type, type2 = b's type
+ *   testp, cvta: type = type2 = the given type
+ *   bfind:       type = the source type (the result is always u32)
+ *   vote.ballot: b32; vote.all/any/uni: pred; bar.red: u32 or pred
+ * Integer literals are never converted: "add.f32 %f1, %f2, 1" keeps the
+ * integer 1 (nvcc always writes float operands as 0f/0d literals). */
 static void finish_types(struct parser *p, struct inst_ctx *c)
 {
     struct ptx_inst *in = &c->in;
@@ -1168,9 +1190,31 @@ static void parse_vector(struct parser *p, struct ptx_operand *o)
         } else if (t->kind == PTX_TOK_IDENT) {
             o->vec[o->vec_n++] = p_lookup_reg(p, t);
             p_next(p);
-        } else if (t->kind == PTX_TOK_INT || t->kind == PTX_TOK_F32 || t->kind == PTX_TOK_F64 ||
+        } else if (t->kind == PTX_TOK_INT || t->kind == PTX_TOK_F32 ||
                    t->kind == PTX_TOK_FLOAT || tok_punct(t, '-')) {
-            p_unsup(p, t, "immediate vector element");
+            /* an immediate element: kept as its low 32 bits (see vec_imm) */
+            int neg = p_accept(p, '-');
+            const struct ptx_tok *nt = p_cur(p);
+            uint64_t v;
+            if (nt->kind == PTX_TOK_INT && !nt->overflow) {
+                v = neg ? 0 - nt->ival : nt->ival;
+                if ((int64_t)v < INT32_MIN || (v > UINT32_MAX && (int64_t)v >= 0))
+                    p_unsup(p, nt, "64-bit immediate vector element");
+            } else if (nt->kind == PTX_TOK_F32) {
+                v = nt->ival ^ (neg ? 0x80000000u : 0);
+            } else if (nt->kind == PTX_TOK_FLOAT) {
+                float f = (float)(neg ? -nt->fval : nt->fval);
+                uint32_t b;
+                memcpy(&b, &f, 4);
+                v = b;
+            } else {
+                p_unsup(p, nt, "immediate vector element");
+            }
+            o->vec_imm |= (uint8_t)(1u << o->vec_n);
+            o->vec[o->vec_n++] = (uint32_t)v;
+            p_next(p);
+        } else if (t->kind == PTX_TOK_F64) {
+            p_unsup(p, t, "64-bit immediate vector element");
         } else {
             p_fail(p, t, "expected a register, found");
         }
@@ -1599,6 +1643,8 @@ static void parse_inst(struct parser *p)
                          c.in.op == PTX_OP_ST || c.in.op == PTX_OP_ATOM ||
                          c.in.op == PTX_OP_RED || c.in.op == PTX_OP_PREFETCH;
         for (unsigned i = 0; i < n; i++) {
+            if (ops[i].kind == PTX_OPND_VEC && needs_addr && ops[i].vec_n != c.in.vec)
+                p_fail(p, ot, "vector operand size does not match the vector width of");
             int is_addr = ops[i].kind == PTX_OPND_ADDR;
             if (is_addr != (needs_addr && i == ndst))
                 p_fail(p, ot, is_addr ? "unexpected address operand in"
@@ -1628,7 +1674,7 @@ static void parse_param_list(struct parser *p, uint32_t flags)
         if (a.vecn != 1)
             p_unsup(p, kw, "vector parameter");
         const struct ptx_tok *name = p_ident(p, "a parameter name");
-        int unsized = parse_dims(p, name);
+        int unsized = parse_dims(p);
         if (unsized)
             p_unsup(p, name, "unsized array parameter");
         struct param_desc *d = ARRAY_PUSH(p->pdesc, p->npdesc, p->cap_pdesc);
@@ -1698,7 +1744,7 @@ static void resolve_labels(struct parser *p)
     p->nfixes = 0;
 }
 
-static void parse_body(struct parser *p, uint32_t fi)
+static void parse_body(struct parser *p)
 {
     struct ptx_module *m = p->m;
     unsigned depth = 0;
@@ -1753,7 +1799,6 @@ static void parse_body(struct parser *p, uint32_t fi)
         }
     }
     resolve_labels(p);
-    (void)fi;
 }
 
 static void parse_function(struct parser *p, int is_entry, uint32_t link_flags)
@@ -1869,7 +1914,7 @@ static void parse_function(struct parser *p, int is_entry, uint32_t link_flags)
         }
     }
     p->cap_regs = m->funcs[fi].nregs;
-    parse_body(p, fi);
+    parse_body(p);
     sym_pop(&p->syms);
     struct ptx_func *f = &m->funcs[fi];
     f->ninsts = m->ninsts - f->first_pc;

@@ -198,3 +198,47 @@ extern "C" __global__ void while_gcd(const unsigned *a, const unsigned *b, unsig
     out[i * 2] = x;
     out[i * 2 + 1] = steps;
 }
+
+// goto-based control flow, including a jump into the middle of a loop
+// (two entries: an irreducible region unless nvcc restructures it).
+extern "C" __global__ void unstructured(const int *in, int *out)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int v = in[i], s = 0;
+    if (v & 1)
+        goto mid;
+    if (v & 2)
+        goto tail;
+top:
+    s += 3;
+mid:
+    s += v & 5;
+    v -= 2;
+    if (v > 0)
+        goto top;
+    if (s & 4)
+        goto done;
+tail:
+    s = s * 7 + v;
+    if (s < 50 && v > -3) {
+        v -= 1;
+        goto mid;
+    }
+done:
+    out[i] = s * 1000 + v;
+}
+
+// Lanes leave the kernel from inside a loop at different iterations.
+extern "C" __global__ void exit_in_loop(const int *in, int *out)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int v = in[i], s = 0;
+    for (int k = 0; k < 50; k++) {
+        s += k * (v & 3) + 1;
+        if (k == v) {
+            out[i] = s;
+            return;
+        }
+    }
+    out[i] = -s;
+}

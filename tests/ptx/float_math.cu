@@ -128,3 +128,29 @@ extern "C" __global__ void f16_ops(const unsigned short *a, const unsigned short
     o[10] = (unsigned short)__half2int_rz(x);
     o[11] = __half_as_ushort(__int2half_rn((int)a[i] - 40000));
 }
+
+// testp (class tests) on f32 and f64, written with inline PTX because nvcc
+// expresses isnan/isinf with setp.  out[i] bit k = class test k.
+extern "C" __global__ void testp_ops(const float *a, const double *b, unsigned *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    float x = a[i];
+    double y = b[i];
+    unsigned r;
+    asm("{\n\t.reg .pred p;\n\t.reg .u32 t;\n\t"
+        "testp.finite.f32 p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t"
+        "testp.infinite.f32 p, %1;\n\tselp.u32 t, 2, 0, p;\n\tor.b32 %0, %0, t;\n\t"
+        "testp.number.f32 p, %1;\n\tselp.u32 t, 4, 0, p;\n\tor.b32 %0, %0, t;\n\t"
+        "testp.notanumber.f32 p, %1;\n\tselp.u32 t, 8, 0, p;\n\tor.b32 %0, %0, t;\n\t"
+        "testp.normal.f32 p, %1;\n\tselp.u32 t, 16, 0, p;\n\tor.b32 %0, %0, t;\n\t"
+        "testp.subnormal.f32 p, %1;\n\tselp.u32 t, 32, 0, p;\n\tor.b32 %0, %0, t;\n\t"
+        "testp.normal.f64 p, %2;\n\tselp.u32 t, 64, 0, p;\n\tor.b32 %0, %0, t;\n\t"
+        "testp.subnormal.f64 p, %2;\n\tselp.u32 t, 128, 0, p;\n\tor.b32 %0, %0, t;\n\t"
+        "testp.notanumber.f64 p, %2;\n\tselp.u32 t, 256, 0, p;\n\tor.b32 %0, %0, t;\n\t"
+        "testp.infinite.f64 p, %2;\n\tselp.u32 t, 512, 0, p;\n\tor.b32 %0, %0, t;\n\t}"
+        : "=r"(r)
+        : "f"(x), "d"(y));
+    out[i] = r;
+}

@@ -2,8 +2,8 @@
  * by nvcc (tests/ptx/divergence.cu): per-lane if/else, 3-level nesting,
  * per-lane trip counts, nested loops, break/continue, early return before a
  * barrier, divergent and recursive calls of .func, barriers in loops, switch,
- * and a data-dependent while loop.  Each thread's result is replayed on the
- * host. */
+ * a data-dependent while loop, goto-based (irreducible) control flow and exits
+ * from inside a loop.  Each thread's result is replayed on the host. */
 #include "golden.h"
 
 static int setup(void **state)
@@ -283,6 +283,74 @@ static void test_while_gcd(void **state)
     golden_check_u32("while_gcd", want, got, 2 * N, 2, NULL);
 }
 
+static int unstructured_ref(int v)
+{
+    int s = 0;
+    if (v & 1)
+        goto mid;
+    if (v & 2)
+        goto tail;
+top:
+    s += 3;
+mid:
+    s += v & 5;
+    v -= 2;
+    if (v > 0)
+        goto top;
+    if (s & 4)
+        goto done;
+tail:
+    s = s * 7 + v;
+    if (s < 50 && v > -3) {
+        v -= 1;
+        goto mid;
+    }
+done:
+    return s * 1000 + v;
+}
+
+static void test_unstructured(void **state)
+{
+    struct golden *g = *state;
+    enum { N = 96 };
+    int in[N], got[N], want[N];
+    for (int i = 0; i < N; i++)
+        in[i] = (i * 11) % 46 - 5;
+    ws_devptr di = golden_upload(g, in, sizeof in), dout = golden_upload(g, NULL, sizeof got);
+    void *args[] = {&di, &dout};
+    golden_launch(g, "unstructured", 3, 32, 0, args);
+    golden_download(g, got, dout, sizeof got);
+    for (int i = 0; i < N; i++)
+        want[i] = unstructured_ref(in[i]);
+    check_i32("unstructured", want, got, N, 1);
+}
+
+static void test_exit_in_loop(void **state)
+{
+    struct golden *g = *state;
+    enum { N = 64 };
+    int in[N], got[N], want[N];
+    for (int i = 0; i < N; i++)
+        in[i] = (i * 17) % 60; /* values >= 50 never exit inside the loop */
+    ws_devptr di = golden_upload(g, in, sizeof in), dout = golden_upload(g, NULL, sizeof got);
+    void *args[] = {&di, &dout};
+    golden_launch(g, "exit_in_loop", 2, 32, 0, args);
+    golden_download(g, got, dout, sizeof got);
+    for (int i = 0; i < N; i++) {
+        int v = in[i], s = 0, done = 0;
+        for (int k = 0; k < 50 && !done; k++) {
+            s += k * (v & 3) + 1;
+            if (k == v) {
+                want[i] = s;
+                done = 1;
+            }
+        }
+        if (!done)
+            want[i] = -s;
+    }
+    check_i32("exit_in_loop", want, got, N, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -290,7 +358,8 @@ int main(void)
         cmocka_unit_test(test_loops),         cmocka_unit_test(test_break_continue),
         cmocka_unit_test(test_early_return),  cmocka_unit_test(test_calls),
         cmocka_unit_test(test_barrier_loop),  cmocka_unit_test(test_switch),
-        cmocka_unit_test(test_while_gcd),
+        cmocka_unit_test(test_while_gcd),     cmocka_unit_test(test_unstructured),
+        cmocka_unit_test(test_exit_in_loop),
     };
     return cmocka_run_group_tests(tests, setup, golden_close);
 }

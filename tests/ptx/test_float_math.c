@@ -487,12 +487,45 @@ static void test_approx(void **state)
     }
 }
 
+static void test_testp(void **state)
+{
+    struct golden *g = *state;
+    static const float fe[] = {0.0f, -0.0f, 1.0f, -1.0f, 1e-45f, -1e-40f, FLT_MIN, FLT_MAX,
+                               INFINITY, -INFINITY, NAN, -NAN, 1.17549421e-38f};
+    static const double de[] = {0.0, -0.0, 1.0, 4.9e-324, -2.2250738585072009e-308, DBL_MIN,
+                                DBL_MAX, INFINITY, -INFINITY, NAN, -3.5, 1e-310, 7.0};
+    enum { N = sizeof(fe) / sizeof(fe[0]) };
+    _Static_assert(sizeof(de) / sizeof(de[0]) == N, "same count");
+    uint32_t got[N];
+    ws_devptr da = golden_upload(g, fe, sizeof fe), dbp = golden_upload(g, de, sizeof de);
+    ws_devptr dout = golden_upload(g, NULL, sizeof got);
+    int n = N;
+    void *args[] = {&da, &dbp, &dout, &n};
+    golden_launch(g, "testp_ops", 1, 32, 0, args);
+    golden_download(g, got, dout, sizeof got);
+    for (int i = 0; i < N; i++) {
+        float x = fe[i];
+        double y = de[i];
+        uint32_t want = (uint32_t)(isfinite(x) != 0) | (uint32_t)(isinf(x) != 0) << 1 |
+                        (uint32_t)(!isnan(x)) << 2 | (uint32_t)(isnan(x) != 0) << 3 |
+                        (uint32_t)(fpclassify(x) == FP_NORMAL) << 4 |
+                        (uint32_t)(fpclassify(x) == FP_SUBNORMAL) << 5 |
+                        (uint32_t)(fpclassify(y) == FP_NORMAL) << 6 |
+                        (uint32_t)(fpclassify(y) == FP_SUBNORMAL) << 7 |
+                        (uint32_t)(isnan(y) != 0) << 8 | (uint32_t)(isinf(y) != 0) << 9;
+        if (got[i] != want)
+            fail_msg("testp_ops[%d] (x=%a y=%a): expected class bits 0x%03x, got 0x%03x", i,
+                     (double)x, y, want, got[i]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_f32),
         cmocka_unit_test(test_f64),
         cmocka_unit_test(test_f16),
+        cmocka_unit_test(test_testp),
         cmocka_unit_test(test_approx),
     };
     return cmocka_run_group_tests(tests, setup, golden_close);

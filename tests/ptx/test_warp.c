@@ -3,7 +3,8 @@
  * (segment semantics, out-of-range lanes keep their own value), 64-bit and
  * float shuffles, butterfly reduction and shfl.up scan, vote.sync
  * ballot/any/all, activemask in converged and divergent code, lanemask
- * registers, and bar.red popc/and/or (__syncthreads_count/_and/_or). */
+ * registers, bar.red popc/and/or (__syncthreads_count/_and/_or), shuffles
+ * with half-warp member masks in divergent branches, and match.any/all. */
 #include "golden.h"
 
 #define SHFL_OPS 12
@@ -144,12 +145,48 @@ static void test_block_votes(void **state)
     }
 }
 
+static void test_partial_warp(void **state)
+{
+    struct golden *g = *state;
+    static const char *const names[3] = {"shfl with half-warp member mask", "match.any",
+                                         "match.all (mask ^ pred)"};
+    enum { B = 64, N = B * 2 };
+    int in[N];
+    for (int i = 0; i < N; i++)
+        in[i] = (i * 5) % 7 + 0x300;
+    for (int i = 32; i < 64; i++) /* warp 1: every lane has the same value >> 8 */
+        in[i] = 0x500 + (i & 3);
+    for (int i = 96; i < 128; i++) /* warp 3: all lanes identical */
+        in[i] = 0x777;
+    ws_devptr di = golden_upload(g, in, sizeof in);
+    ws_devptr dout = golden_upload(g, NULL, sizeof(uint32_t) * 3 * N);
+    void *args[] = {&di, &dout};
+    golden_launch(g, "partial_warp", 2, B, 0, args);
+    uint32_t got[3 * N], want[3 * N];
+    golden_download(g, got, dout, sizeof got);
+    for (int i = 0; i < N; i++) {
+        int lane = i & 31, base = i - lane;
+        int src = lane < 16 ? (lane ^ 1) : 16 + ((lane + 3) & 15);
+        want[3 * i] = (uint32_t)in[base + src];
+        uint32_t any = 0;
+        int same = 1;
+        for (int k = 0; k < 32; k++) {
+            any |= (uint32_t)((in[base + k] & 3) == (in[i] & 3)) << k;
+            same &= (in[base + k] >> 8) == (in[base] >> 8);
+        }
+        want[3 * i + 1] = any;
+        want[3 * i + 2] = same ? 0xffffffffu ^ 1u : 0u;
+    }
+    golden_check_u32("partial_warp", want, got, 3 * N, 3, names);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shuffles),
         cmocka_unit_test(test_votes),
         cmocka_unit_test(test_block_votes),
+        cmocka_unit_test(test_partial_warp),
     };
     return cmocka_run_group_tests(tests, setup, golden_close);
 }

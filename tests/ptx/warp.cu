@@ -75,3 +75,23 @@ extern "C" __global__ void block_votes(const int *in, int *out)
     out[i * 3 + 1] = a;
     out[i * 3 + 2] = o;
 }
+
+// Shuffles by half-warps in divergent branches (partial member masks) and
+// match.any / match.all.
+extern "C" __global__ void partial_warp(const int *in, unsigned *out)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int lane = threadIdx.x & 31;
+    int v = in[i];
+    int r;
+    if (lane < 16)
+        r = __shfl_xor_sync(0x0000ffffu, v, 1);
+    else
+        r = __shfl_sync(0xffff0000u, v, 16 + ((lane + 3) & 15));
+    unsigned *o = out + 3 * i;
+    o[0] = (unsigned)r;
+    o[1] = __match_any_sync(0xffffffffu, v & 3);
+    int pred;
+    unsigned ma = __match_all_sync(0xffffffffu, v >> 8, &pred);
+    o[2] = ma ^ (unsigned)pred;
+}

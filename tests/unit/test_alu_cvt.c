@@ -171,6 +171,10 @@ static void test_cvt_float_to_float(void **state)
         CVT(F32, BF16, .a = 0x3f80, .want = 0x3f800000),
         CVT(F32, BF16, .a = 0x8001, .want = 0x80010000),
         CVT(F16, BF16, .rnd = PTX_RND_RN, .a = 0x3f80, .want = 0x3c00),
+        /* packing two f32 into a x2 register: a -> upper half, b -> lower half */
+        CVT(F16X2, F32, .rnd = PTX_RND_RN, .a = F(1.0f), .b = F(-2.0f), .want = 0x3c00c000),
+        CVT(BF16X2, F32, .rnd = PTX_RND_RN, .a = 0x3f808001, .b = F(2.0f),
+            .want = 0x3f814000),
     };
     RUN_CASES(cases);
 }

@@ -475,6 +475,7 @@ static const char *forms_src = HDR
     "testp.finite.f32 %p2, %f1;\n"
     "selp.b32 %r18, 1, 0, %p1;\n"
     "ld.volatile.shared.u32 %r19, [%r1];\n"
+    "mov.b32 %f1, {0, %rs1};\n"
     "{\n.reg .b32 temp_param_reg;\n.param .b32 param0;\nst.param.b32 [param0+0], %r1;\n"
     ".param .b32 retval0;\ncall.uni (retval0), g, (param0);\n}\n"
     "exit;\n}\n"
@@ -598,6 +599,12 @@ static void test_instruction_forms(void **state)
     assert_int_equal(nth_inst(m, PTX_OP_TESTP, 0)->sub, PTX_SUB_TESTP_FINITE);
     assert_int_equal(nth_inst(m, PTX_OP_SELP, 0)->nsrc, 3);
     assert_true(nth_inst(m, PTX_OP_LD, 2)->flags & PTX_F_VOLATILE);
+    in = nth_inst(m, PTX_OP_MOV, 1);
+    o = ptx_src(m, in, 0);
+    assert_int_equal(o->kind, PTX_OPND_VEC);
+    assert_int_equal(o->vec_imm, 1);
+    assert_int_equal(o->vec[0], 0);
+    assert_int_equal(o->vec[1], reg_index(m, fk, "%rs1"));
     in = nth_inst(m, PTX_OP_CALL, 0);
     assert_int_equal(ptx_src(m, in, 0)->sym, fg);
     assert_int_equal(nth_inst(m, PTX_OP_EXIT, 0)->func, fk);
@@ -680,6 +687,13 @@ static void test_errors(void **state)
          "t.ptx:7:1: wrong number of operands for 'add'"},
         {HDR ".entry k()\n{\n.reg .b32 %r<2>;\nld.global.u32 %r1, %r1;\n}\n", WS_ERR_PARSE,
          "t.ptx:7:1: missing address operand in 'ld'"},
+        {HDR ".entry k()\n{\n.reg .b32 %r<3>;\n.reg .b64 %rd;\n"
+             "ld.global.v4.u32 {%r1, %r2}, [%rd];\n}\n",
+         WS_ERR_PARSE, "t.ptx:8:1: vector operand size does not match the vector width of 'ld'"},
+        {HDR ".entry k()\n{\n.reg .b32 %r<2>;\nadd.zz.s32 %r1, %r1, 1;\n}\n", WS_ERR_PARSE,
+         "t.ptx:7:4: unknown modifier '.zz'"},
+        {HDR ".entry k()\n{\n.reg .b32 %r<2>;\nadd.s32.relu %r1, %r1, 1;\n}\n",
+         WS_ERR_UNSUPPORTED, "t.ptx:7:8: unsupported modifier '.relu'"},
         {HDR ".version\n", WS_ERR_PARSE, "t.ptx:5:1: expected a version number, found 'end of file'"},
         {HDR "garbage\n", WS_ERR_PARSE, "t.ptx:4:1: unexpected token 'garbage'"},
     };

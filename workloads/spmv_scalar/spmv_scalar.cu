@@ -1,6 +1,6 @@
 // spmv_scalar.cu: CSR sparse matrix-vector product y = A x, one thread per
 // row (the "scalar" CSR kernel).  Threads of a warp walk rows of different
-// lengths, so the inner loop diverges: DAWS (MICRO 2014), Example 1.
+// lengths, so the inner loop diverges: DAWS (MICRO 2013), Example 1.
 extern "C" __global__ void spmv_scalar(const unsigned *row_ptr, const unsigned *col,
                                        const float *val, const float *x, float *y,
                                        unsigned rows)

@@ -1,7 +1,7 @@
 // spmv_vector.cu: CSR sparse matrix-vector product y = A x, one warp per row
 // (the "vector" CSR kernel).  The 32 lanes stride through the row, so loads
 // of val and col are coalesced, then the lane sums are combined with a
-// warp-shuffle tree: DAWS (MICRO 2014), Example 2.
+// warp-shuffle tree: DAWS (MICRO 2013), Example 2.
 #define WARP 32
 
 extern "C" __global__ void spmv_vector(const unsigned *row_ptr, const unsigned *col,

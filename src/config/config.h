@@ -1,0 +1,134 @@
+/* config.h: the simulated GPU's configuration: named, typed, validated keys.
+ *
+ * Data flow: defaults -> preset (--config daws) or file -> --set key=value
+ * -> struct gpu_config, read (never written) by the timing model and the
+ * policies.  Every key lives in one table in config.c (name, type, field,
+ * default, documentation), so adding a key is one row.  Unknown keys and bad
+ * values are rejected naming the key and the allowed values; the effective
+ * configuration is printed with config_print() into every run's output.
+ *
+ * Clock frequencies are in MHz; latencies are in cycles of the component's own
+ * clock domain (core for SM and L1, icnt, l2, dram). */
+#ifndef WS_CONFIG_CONFIG_H
+#define WS_CONFIG_CONFIG_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/err.h"
+
+#define CONFIG_NAME_MAX 128 /* policy specs: "name[:key=value,...]" */
+
+struct cache_geometry {
+    uint32_t sets, line, assoc;  /* bytes = sets * line * assoc */
+    char policy[CONFIG_NAME_MAX];/* replacement/insertion policy spec, e.g. "lru" */
+    uint32_t mshr_entries;       /* 0 = blocking cache / no MSHR table */
+    uint32_t mshr_max_merge;
+    uint32_t miss_queue;         /* entries */
+    uint32_t hit_latency;        /* cycles of the owning clock domain */
+};
+
+struct gpu_config {
+    /* ---- simulation ---- */
+    char mode[16];               /* "functional" | "timing" */
+    uint64_t device_memory;      /* bytes of simulated device memory */
+    uint64_t local_memory_per_thread;
+    uint64_t max_warp_insn;      /* per launch, 0 = unlimited */
+    uint64_t deadlock_cycles;    /* watchdog: no issue and no memory progress */
+    uint64_t timeline_interval;  /* cycles between --timeline samples */
+
+    /* ---- clocks (MHz) ---- */
+    double core_mhz, icnt_mhz, l2_mhz, dram_mhz;
+
+    /* ---- SM ---- */
+    uint32_t n_sms;
+    uint32_t max_warps_per_sm;   /* resident warp slots */
+    uint32_t max_threads_per_sm;
+    uint32_t max_ctas_per_sm;
+    uint32_t regs_per_sm;        /* 32-bit registers */
+    uint32_t shared_per_sm;      /* bytes */
+    uint32_t n_schedulers;       /* per SM; warp slot i -> scheduler i % n */
+    uint32_t issue_interval;     /* cycles between issues of one scheduler (1, or 2 for PAWS) */
+    uint32_t max_issue_per_warp; /* instructions per warp per issue slot (1) */
+    uint32_t ibuffer_entries;    /* per warp (2) */
+    char sched[CONFIG_NAME_MAX]; /* warp scheduler spec, e.g. "gto", "two_level_active:active=8" */
+
+    /* execution units: count = pipeline registers (units that can accept an
+     * instruction per cycle), latency and initiation interval in core cycles */
+    uint32_t sp_units, sp_latency, sp_ii;
+    uint32_t sfu_units, sfu_latency, sfu_ii;
+    uint32_t dp_units, dp_latency, dp_ii;   /* 0 units: DP runs on SFU */
+    uint32_t int_units, int_latency, int_ii;/* 0 units: INT runs on SP */
+    uint32_t ldst_units;                    /* memory instructions accepted per cycle */
+
+    /* ---- shared memory ---- */
+    uint32_t smem_banks;         /* 32 */
+    uint32_t smem_latency;
+
+    /* ---- L1 data, constant and instruction caches (per SM) ---- */
+    uint32_t l1d_enabled;        /* 0: global loads bypass L1 */
+    struct cache_geometry l1d;
+    struct cache_geometry l1c;   /* constant cache */
+    struct cache_geometry l1i;   /* instruction cache */
+    uint32_t coalesce_sectored;  /* 1: every segment is 32 B (SPEC 1.3) */
+
+    /* ---- interconnect ---- */
+    uint32_t icnt_latency;       /* icnt cycles, each direction */
+    uint32_t icnt_flit_bytes;    /* bytes a port moves per icnt cycle */
+    uint32_t icnt_queue;         /* packets buffered per port */
+
+    /* ---- memory partitions: L2 slices and DRAM channels ---- */
+    uint32_t n_channels;         /* DRAM channels (memory partitions) */
+    uint32_t subparts_per_channel;
+    struct cache_geometry l2;    /* per sub-partition */
+    uint32_t l2_banks;           /* per sub-partition */
+    uint32_t l2_ports;           /* accesses one bank serves per l2 cycle */
+    uint32_t l2_bank_queue;      /* request queue entries per bank */
+    uint32_t l2_enabled;
+
+    /* ---- DRAM (GDDR timing, in DRAM command-clock cycles) ---- */
+    uint32_t dram_banks;
+    uint32_t dram_row_bytes;
+    uint32_t dram_bus_bytes;     /* bytes per data-bus beat per channel */
+    uint32_t dram_burst;         /* burst length (beats) */
+    uint32_t dram_data_rate;     /* beats per command clock (GDDR: 2 or 4) */
+    uint32_t tCCD, tRRD, tRCD, tRAS, tRP, tRC, CL, WL, tCDLR, tWR;
+    uint32_t dram_queue;         /* request queue entries per channel */
+    char dram_sched[CONFIG_NAME_MAX];
+    uint32_t addr_chunk;         /* bytes of consecutive addresses per channel */
+};
+
+/* Defaults: a GTX480-like GPU (Fermi), the baseline most seed papers share. */
+void config_defaults(struct gpu_config *c);
+
+/* Apply a named preset over the current values: daws, paws, lwm, medic, cawa,
+ * gtx480.  WS_ERR_INVALID naming the preset and listing the valid ones. */
+int config_preset(struct gpu_config *c, const char *name, struct err *e);
+
+/* Set one key from its text value (validated). */
+int config_set(struct gpu_config *c, const char *key, const char *value, struct err *e);
+
+/* `--config X`: a preset name, or a file of "key = value" lines (# comments),
+ * or a GPGPU-Sim gpgpusim.config (recognised by its "-gpgpu_" options). */
+int config_load(struct gpu_config *c, const char *preset_or_path, struct err *e);
+
+/* Import a GPGPU-Sim gpgpusim.config text: maps every modelled option; the
+ * others are collected in `ignored` (a newline-separated list, may be NULL). */
+int config_import_gpgpusim(struct gpu_config *c, const char *text, const char *name,
+                           char **ignored, struct err *e);
+
+/* Cross-field checks (e.g. warps fit threads, cache sizes are powers of two
+ * where required). */
+int config_validate(const struct gpu_config *c, struct err *e);
+
+/* "key = value" for every key, in table order. */
+void config_print(const struct gpu_config *c, FILE *out);
+/* Same as a JSON object (for --stats-json). */
+void config_print_json(const struct gpu_config *c, FILE *out, int indent);
+/* Key list with documentation and defaults (warpsim options). */
+void config_describe(FILE *out);
+
+/* Size text "64K", "4G", "123" -> bytes; 0 on success. */
+int config_parse_size(const char *s, uint64_t *out);
+
+#endif

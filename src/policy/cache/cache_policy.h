@@ -1,0 +1,60 @@
+/* cache_policy.h: the replacement / insertion contract used by every cache
+ * (L1D, L2, constant, instruction).  The cache owns tags, valid/reserved/
+ * dirty state and MSHRs and stays policy-free; the policy owns only its
+ * replacement metadata (ages, RRPVs, counters, signatures) in priv.
+ *
+ * Calls, all with the set index and way:
+ *   victim()  on a miss that must allocate: choose a way among `candidates`
+ *             (bitmask of ways not RESERVED; invalid ways are preferred by the
+ *             cache before calling, so every candidate is valid);
+ *   on_insert() after the cache places a new line in `way` (insertion policy);
+ *   on_hit()  on a hit (promotion policy);
+ *   on_evict() when a valid line leaves (`reused` = it was hit since insert).
+ * A policy may also say "do not allocate" for a miss (bypass): optional. */
+#ifndef WS_POLICY_CACHE_POLICY_H
+#define WS_POLICY_CACHE_POLICY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/err.h"
+#include "policy/params.h"
+
+struct stats;
+
+struct cache_access {
+    uint64_t line_addr; /* address >> log2(line) */
+    uint32_t pc;
+    uint32_t sm;
+    int32_t warp;       /* warp slot on the SM, -1 for L2/DRAM-side accesses */
+    uint64_t warp_age;  /* dynamic warp id */
+    uint8_t is_write;
+    uint32_t tag;       /* policy tag carried by the request (MeDiC warp type, CAWA criticality) */
+};
+
+struct cache_policy_init {
+    uint32_t sets, ways;
+    uint32_t instance; /* e.g. SM index for L1D, sub-partition for L2 */
+    uint64_t seed;     /* for policies with randomness (BRRIP) */
+};
+
+struct cache_policy_ops {
+    const char *name;
+    const char *desc;
+    size_t (*priv_size)(uint32_t sets, uint32_t ways); /* required: bytes of metadata */
+    const struct param_desc *params;
+    int (*init)(void *priv, const struct param_set *p, const struct cache_policy_init *in,
+                struct err *e);                                                  /* required */
+    uint32_t (*victim)(void *priv, uint32_t set, uint64_t candidates,
+                       const struct cache_access *a);                            /* required */
+    void (*on_insert)(void *priv, uint32_t set, uint32_t way, const struct cache_access *a);
+    void (*on_hit)(void *priv, uint32_t set, uint32_t way, const struct cache_access *a);
+    void (*on_evict)(void *priv, uint32_t set, uint32_t way, int reused);       /* optional */
+    int (*bypass)(void *priv, uint32_t set, const struct cache_access *a);      /* optional */
+    void (*stats)(void *priv, struct stats *s, const char *prefix);            /* optional */
+};
+
+#define CACHE_POLICY(id, ...)                                                            \
+    const struct cache_policy_ops cache_policy_##id = {.name = #id, __VA_ARGS__}
+
+#endif

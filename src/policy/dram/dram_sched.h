@@ -1,0 +1,46 @@
+/* dram_sched.h: the DRAM request-scheduler contract (per channel).
+ *
+ * Like Ramulator 2's schedulers, a policy only ranks: given a read-only
+ * view of the pending requests of one bank-ready moment, it returns the index
+ * of the request to serve next, or -1 to wait.  It must not change controller
+ * state; the controller does the row commands and timing.
+ *
+ * Add a policy: src/policy/dram/NAME.c ending with DRAM_POLICY(NAME, ...). */
+#ifndef WS_POLICY_DRAM_SCHED_H
+#define WS_POLICY_DRAM_SCHED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/err.h"
+#include "policy/params.h"
+
+struct stats;
+
+struct dram_view {
+    uint32_t n;                 /* pending requests, in arrival order */
+    const uint32_t *bank;       /* [n] */
+    const uint32_t *row;        /* [n] */
+    const uint64_t *arrival;    /* [n] cycle the request entered the queue */
+    const uint8_t *is_write;    /* [n] */
+    const uint32_t *tag;        /* [n] policy tag (MeDiC warp type) */
+    const uint8_t *bank_ready;  /* [n_banks] bank can accept a command now */
+    const int64_t *open_row;    /* [n_banks] open row, -1 if precharged */
+    uint32_t n_banks;
+    uint64_t now;
+};
+
+struct dram_sched_ops {
+    const char *name;
+    const char *desc;
+    size_t priv_size;
+    const struct param_desc *params;
+    int (*init)(void *priv, const struct param_set *p, uint32_t n_banks, struct err *e);
+    int (*pick)(void *priv, const struct dram_view *v); /* required */
+    void (*stats)(void *priv, struct stats *s, const char *prefix);
+};
+
+#define DRAM_POLICY(id, ...)                                                             \
+    const struct dram_sched_ops dram_policy_##id = {.name = #id, __VA_ARGS__}
+
+#endif

@@ -1,0 +1,104 @@
+/* sched.h: the warp-scheduler contract.  The SM decides who CAN issue; the
+ * policy decides who DOES.
+ *
+ * One scheduler instance per (SM, scheduler unit).  Each cycle in which the
+ * unit may issue, the SM fills a struct sched_view (read-only, structure of
+ * arrays indexed by the unit's warp slots) and calls pick() once.  pick()
+ * returns a slot whose `ready` bit is set, or -1 to issue nothing (either
+ * nothing is ready, or the policy holds ready warps back: the SM counts such
+ * cycles as "held back by the policy").  A policy must never return a slot
+ * that is not ready (the conformance test checks this) and must be
+ * deterministic.
+ *
+ * Mechanisms that need to observe the machine (last issued warp, loads,
+ * cache hits and evictions, barriers, warp exit) get struct sched_event
+ * through on_event(); they keep all their state in their own priv block,
+ * which the SM allocates (priv_size bytes, zeroed) — no malloc inside a
+ * policy.  A policy file includes only this header, params.h and base/.
+ *
+ * Add a policy: create src/policy/sched/NAME.c ending with
+ *     SCHED_POLICY(NAME, .desc = "...", .priv_size = ..., .pick = ...);
+ * The build collects every file in this folder; `--sched NAME` then works. */
+#ifndef WS_POLICY_SCHED_H
+#define WS_POLICY_SCHED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/err.h"
+#include "policy/params.h"
+
+#define SCHED_MAX_WARPS 64 /* slots per scheduler unit; bitsets are one word */
+
+struct pc_info; /* analysis/analysis.h: static per-PC facts */
+struct stats;
+
+struct sched_view {
+    uint32_t nslots;          /* warp slots of this unit (<= SCHED_MAX_WARPS) */
+    uint64_t valid;           /* bit i: slot i holds a live warp */
+    uint64_t ready;           /* bit i: its next instruction can issue now */
+    uint64_t next_is_load;    /* bit i: next instruction is a global/local load */
+    uint64_t next_is_mem;     /* bit i: next instruction is any memory instruction */
+    uint64_t long_op_pending; /* bit i: waits on a long-latency (global/local) load */
+    uint64_t at_barrier;      /* bit i: waits at a CTA barrier */
+    const uint64_t *age;      /* [nslots] dynamic warp id: smaller = older */
+    const uint32_t *pc;       /* [nslots] next PC */
+    const uint32_t *active;   /* [nslots] active lane count of the next instruction */
+    const uint32_t *cta;      /* [nslots] CTA slot on the SM */
+    const struct pc_info *pcinfo; /* static facts of the running module, by PC */
+    int32_t last_issued;      /* slot issued most recently by this unit, -1 if none */
+    uint64_t now;             /* core cycle */
+};
+
+enum sched_event_kind {
+    SCHED_EV_WARP_LAUNCH,  /* slot, age: a new warp occupies the slot */
+    SCHED_EV_WARP_EXIT,    /* slot: the warp finished */
+    SCHED_EV_ISSUE,        /* slot, pc: an instruction issued */
+    SCHED_EV_BARRIER,      /* slot, pc: the warp arrived at a barrier */
+    SCHED_EV_BARRIER_RELEASE, /* cta: every warp of the CTA passed the barrier */
+    SCHED_EV_LOAD_DONE,    /* slot, pc: a long-latency load wrote back */
+    SCHED_EV_L1D_ACCESS,   /* slot, pc, addr (line), hit: an L1D access by this unit's warp */
+    SCHED_EV_L1D_EVICT,    /* slot (of the warp that allocated the line), addr (line) */
+    SCHED_EV_KERNEL_START,
+};
+
+struct sched_event {
+    uint32_t kind;  /* enum sched_event_kind */
+    int32_t slot;   /* warp slot of this unit, -1 if not applicable */
+    uint32_t pc;
+    uint32_t cta;
+    uint64_t age;
+    uint64_t addr;
+    uint8_t hit;
+    uint64_t now;
+};
+
+struct sched_init {
+    uint32_t nslots;   /* warp slots of this unit */
+    uint32_t sm;       /* SM index */
+    uint32_t unit;     /* scheduler unit within the SM */
+    uint32_t n_units;  /* scheduler units per SM */
+};
+
+struct sched_ops {
+    const char *name;
+    const char *desc;                 /* one line; cites the paper */
+    size_t priv_size;
+    const struct param_desc *params;  /* NULL-terminated, or NULL */
+    int (*init)(void *priv, const struct param_set *p, const struct sched_init *in,
+                struct err *e);                                  /* optional */
+    int (*pick)(void *priv, const struct sched_view *v);        /* required */
+    void (*on_event)(void *priv, const struct sched_event *ev); /* optional */
+    /* optional: register the policy's own counters (names prefixed "sched_") */
+    void (*stats)(void *priv, struct stats *s, uint32_t sm, uint32_t unit);
+};
+
+#define SCHED_POLICY(id, ...) const struct sched_ops sched_policy_##id = {.name = #id, __VA_ARGS__}
+
+/* Helpers shared by policies (src/policy/sched_util.c). */
+/* Oldest (smallest age) slot among the bits of `set`, or -1. */
+int sched_oldest(const struct sched_view *v, uint64_t set);
+/* First slot in `set` at or after `start` in round-robin order, or -1. */
+int sched_round_robin(uint64_t set, uint32_t nslots, uint32_t start);
+
+#endif

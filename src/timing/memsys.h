@@ -1,0 +1,88 @@
+/* memsys.h: the memory system as the SM core sees it.
+ *
+ * Data flow of one warp memory instruction issued at SM s:
+ *   memsys_issue() -> LD/ST unit of s: coalescer (global/local), bank-conflict
+ *   model (shared), constant cache (const/param) -> L1D (reserve-on-miss,
+ *   MSHR merge, miss queue) -> interconnect request network -> L2 sub-
+ *   partition (per-bank queues, banks, ports) -> DRAM channel (FR-FCFS or
+ *   another dram policy, banks, row buffers, GDDR timing) -> reply network ->
+ *   L1D fill -> the instruction's data is complete -> memsys_pop_done().
+ * The SM owns warps, scoreboards and issue; everything from the LD/ST unit's
+ * input register onwards is owned here.  The memory system never sees
+ * register values: functional execution has already happened at issue.
+ *
+ * Clock domains: memsys_cycle() is called once per core cycle and advances
+ * the interconnect, L2 and DRAM clocks by their frequency ratios
+ * (gpu_config *_mhz), so their latencies are in their own cycles. */
+#ifndef WS_TIMING_MEMSYS_H
+#define WS_TIMING_MEMSYS_H
+
+#include <stdint.h>
+
+#include "base/err.h"
+#include "config/config.h"
+#include "policy/sched/sched.h" /* struct sched_event: memory events for policies */
+
+struct stats;
+struct dev_mem;
+struct mem_system;
+
+/* One warp-level memory instruction, filled by the SM at issue. */
+struct mem_inst {
+    uint32_t sm;
+    uint32_t slot;       /* warp slot on the SM */
+    uint64_t age;        /* dynamic warp id */
+    uint32_t cta;        /* CTA slot on the SM */
+    uint32_t pc;
+    uint8_t space;       /* enum ptx_space as written (PTX_SPACE_NONE = generic:
+                            the memory system resolves it per lane by address) */
+    uint8_t is_store;
+    uint8_t is_atomic;
+    uint8_t size;        /* bytes accessed per lane (vector: total) */
+    uint32_t mask;       /* lanes that access memory */
+    uint64_t addr[32];   /* per-lane address in its space (func_trace.addr) */
+    uint32_t token;      /* returned by memsys_pop_done() when complete */
+    uint32_t policy_tag; /* carried by every request (MeDiC warp type, CAWA ...) */
+};
+
+typedef void (*memsys_listener)(void *ctx, const struct sched_event *ev);
+
+/* Build from the configuration; policies resolved by name from
+ * cfg->l1d.policy, cfg->l2.policy, cfg->dram_sched (errors name the key).
+ * `mem` resolves generic addresses to spaces.  Counters are registered in s. */
+int memsys_new(const struct gpu_config *cfg, const struct dev_mem *mem, struct stats *s,
+               struct mem_system **out, struct err *e);
+void memsys_free(struct mem_system *ms);
+
+/* Events (L1D access with hit/miss, L1D eviction naming the warp slot that
+ * allocated the line) for the policies of SM sm; ev->slot is the SM warp slot. */
+void memsys_set_listener(struct mem_system *ms, uint32_t sm, memsys_listener fn, void *ctx);
+
+/* Can SM sm's LD/ST unit accept an instruction this cycle? */
+int memsys_can_issue(const struct mem_system *ms, uint32_t sm);
+/* Hand over an issued memory instruction (copied). */
+void memsys_issue(struct mem_system *ms, const struct mem_inst *mi, uint64_t now);
+/* Next completed instruction of SM sm: loads/atomics when all their data has
+ * returned (the SM then releases the scoreboard), stores when they have left
+ * the LD/ST unit.  Returns 1 and sets *token, or 0 if none. */
+int memsys_pop_done(struct mem_system *ms, uint32_t sm, uint32_t *token);
+
+/* Instruction fetch of the line holding `addr` for SM sm: returns 1 on an
+ * L1I hit; on a miss returns 0 and sets *ready_at to the core cycle the line
+ * will be available (the SM retries then). */
+int memsys_ifetch(struct mem_system *ms, uint32_t sm, uint64_t addr, uint64_t now,
+                  uint64_t *ready_at);
+
+/* Advance one core cycle (and the other domains by their ratio). */
+void memsys_cycle(struct mem_system *ms, uint64_t now);
+
+/* 1 if any request is anywhere in flight. */
+int memsys_busy(const struct mem_system *ms);
+/* Earliest core cycle >= now at which memsys_cycle can change anything
+ * observable (for skipping idle cycles); `now` when unknown. */
+uint64_t memsys_next_event(const struct mem_system *ms, uint64_t now);
+
+/* Deadlock report: print what is waiting where (queues, MSHRs). */
+void memsys_dump(const struct mem_system *ms, FILE *out);
+
+#endif
