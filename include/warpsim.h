@@ -72,6 +72,19 @@ void ws_gpu_free(ws_gpu *gpu);
 int ws_gpu_set(ws_gpu *gpu, const char *key, const char *value);
 void ws_gpu_options(FILE *out);
 
+/* Load a configuration: a preset name (gtx480, daws, paws, lwm, medic, cawa),
+ * a file of "key = value" lines, or a GPGPU-Sim gpgpusim.config. */
+int ws_gpu_load_config(ws_gpu *gpu, const char *preset_or_path);
+
+/* Print the effective configuration as "key = value" lines. */
+void ws_gpu_print_config(const ws_gpu *gpu, FILE *out);
+
+/* Progress callback of timing-mode launches: called every few tens of
+ * thousands of simulated cycles with the cycles and thread instructions so
+ * far (over every launch) and the launch number (1-based). */
+typedef void (*ws_progress_fn)(void *ctx, uint64_t cycles, uint64_t insn, uint32_t launch);
+void ws_gpu_set_progress(ws_gpu *gpu, ws_progress_fn fn, void *ctx);
+
 /* Where the simulated program's printf output goes (default stdout). */
 void ws_gpu_set_output(ws_gpu *gpu, FILE *out);
 
@@ -112,8 +125,20 @@ int ws_synchronize(ws_gpu *gpu);
 /* ---- Statistics ----------------------------------------------------------- */
 
 /* Read a counter by name (e.g. "gpu_sim_insn", "warp_insn", "thread_insn",
- * "kernels_launched"), accumulated over every launch on this gpu. */
+ * "kernels_launched", and in timing mode "gpu_sim_cycle", "sched_issued" or
+ * any other registered statistic; ratios are truncated), accumulated over
+ * every launch on this gpu. */
 int ws_stat(const ws_gpu *gpu, const char *name, uint64_t *value);
+/* Same for any statistic, ratios included (e.g. "gpu_ipc"). */
+int ws_stat_double(const ws_gpu *gpu, const char *name, double *value);
+
+/* One JSON object: {"config": {...}, "totals": {...}, "kernels": [...]}. */
+int ws_stats_write_json(const ws_gpu *gpu, FILE *out);
+/* The timeline (one row per timeline_interval cycles) as CSV. */
+int ws_timeline_write_csv(const ws_gpu *gpu, FILE *out);
+
+/* Per-warp report of the last WS_ERR_DEADLOCK in timing mode ("" if none). */
+const char *ws_deadlock_report(const ws_gpu *gpu);
 
 /* Print every counter as "name = value" lines. */
 void ws_stats_print(const ws_gpu *gpu, FILE *out);

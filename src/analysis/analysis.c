@@ -3,7 +3,7 @@
  * For each function with a body: split the instructions into basic blocks,
  * build the CFG with a virtual exit node, compute dominators and
  * post-dominators (dom.c), find natural loops from back edges and classify
- * every instruction (iclass.c).
+ * every instruction (iclass.c), then estimate register pressure (regs.c).
  *
  * CFG conventions: a block's successors are listed taken target first, then
  * fall-through.  Blocks ending in ret/exit/trap (guarded or not) and blocks
@@ -19,6 +19,7 @@
 
 #include "analysis/dom.h"
 #include "analysis/iclass.h"
+#include "analysis/regs.h"
 #include "base/alloc.h"
 #include "base/log.h"
 
@@ -585,6 +586,9 @@ int analysis_run(const struct ptx_module *m, struct analysis **out, struct err *
     }
     free(B.succ_at);
     free(B.loop_at);
+    a->func_max_live_regs32 = xcalloc(m->nfuncs ? m->nfuncs : 1, sizeof *a->func_max_live_regs32);
+    a->func_regs = xcalloc(m->nfuncs ? m->nfuncs : 1, sizeof *a->func_regs);
+    regs_estimate(m, a, a->func_max_live_regs32, a->func_regs);
     *out = a;
     return WS_OK;
 }
@@ -599,5 +603,7 @@ void analysis_free(struct analysis *a)
     free(a->pc);
     free(a->bbs);
     free(a->loops);
+    free(a->func_max_live_regs32);
+    free(a->func_regs);
     free(own);
 }

@@ -83,6 +83,11 @@ struct analysis {
     uint32_t nbbs;
     struct loop_info *loops;
     uint32_t nloops;
+    /* Register pressure (regs.c; 0 for functions without a body): */
+    uint32_t *func_max_live_regs32; /* [module->nfuncs] own peak of live virtual
+                                       registers, 32-bit units */
+    uint32_t *func_regs; /* [module->nfuncs] estimated registers per thread (32-bit
+                            units), occupancy input */
 };
 
 int analysis_run(const struct ptx_module *m, struct analysis **out, struct err *e);

@@ -1,7 +1,7 @@
 /* gpu.h: the internals behind the public handles of include/warpsim.h, for
  * other simulator modules (the timing model, the CUDA runtime): a ws_module
  * gives access to its parsed PTX and its static analysis; a ws_gpu to its
- * device memory, options and statistics.
+ * device memory, options, statistics and timing model.
  *
  * Ownership: the gpu owns its modules (freed by ws_gpu_free), each module
  * owns its ptx_module and analysis; device memory belongs to the gpu. */
@@ -12,6 +12,7 @@
 
 #include "analysis/analysis.h"
 #include "base/err.h"
+#include "config/config.h"
 #include "func/func.h"
 #include "func/mem.h"
 #include "ptx/ir.h"
@@ -35,6 +36,14 @@ struct ws_gpu {
     struct func_stats stats;
     struct ws_module **mods;
     size_t nmods, mods_cap;
+    /* timing model (added with the cycle-level timing model) */
+    struct gpu_config config;  /* every option; mode/cfg/device_memory mirror it */
+    struct stats *st;          /* statistics registry (functional counters too) */
+    struct timing *timing;     /* built at the first timing launch */
+    char *report;              /* last deadlock report of the timing model */
+    ws_progress_fn progress;
+    void *progress_ctx;
+    uint32_t launches;
 };
 
 /* Accessors for modules that only hold a handle. */

@@ -96,14 +96,24 @@ struct gpu_config {
     uint32_t dram_queue;         /* request queue entries per channel */
     char dram_sched[CONFIG_NAME_MAX];
     uint32_t addr_chunk;         /* bytes of consecutive addresses per channel */
+    uint32_t dram_latency;       /* fixed controller/pipeline latency added to every DRAM
+                                  * access, DRAM cycles (GPGPU-Sim -dram_latency) */
 };
 
 /* Defaults: a GTX480-like GPU (Fermi), the baseline most seed papers share. */
 void config_defaults(struct gpu_config *c);
 
 /* Apply a named preset over the current values: daws, paws, lwm, medic, cawa,
- * gtx480.  WS_ERR_INVALID naming the preset and listing the valid ones. */
+ * gtx480.  WS_ERR_INVALID naming the preset and listing the valid ones.
+ * A preset defines the whole simulated machine: every key except the
+ * simulation group (mode, device_memory, local_memory_per_thread,
+ * max_warp_insn, deadlock_cycles, timeline_interval) is first reset to the
+ * default, then the preset's values are applied. */
 int config_preset(struct gpu_config *c, const char *name, struct err *e);
+/* NULL-terminated list of preset names; the "key=value" settings of one
+ * preset (NULL-terminated, NULL if unknown) for documentation. */
+const char *const *config_preset_names(void);
+const char *const *config_preset_settings(const char *name);
 
 /* Set one key from its text value (validated). */
 int config_set(struct gpu_config *c, const char *key, const char *value, struct err *e);
@@ -121,9 +131,11 @@ int config_import_gpgpusim(struct gpu_config *c, const char *text, const char *n
  * where required). */
 int config_validate(const struct gpu_config *c, struct err *e);
 
-/* "key = value" for every key, in table order. */
+/* "key = value" for every key, in table order (the output loads back with
+ * config_load). */
 void config_print(const struct gpu_config *c, FILE *out);
-/* Same as a JSON object (for --stats-json). */
+/* Same as a JSON object (for --stats-json): "{" at the current position,
+ * members indented by indent + 2 spaces, "}" indented by indent. */
 void config_print_json(const struct gpu_config *c, FILE *out, int indent);
 /* Key list with documentation and defaults (warpsim options). */
 void config_describe(FILE *out);

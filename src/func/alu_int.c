@@ -355,6 +355,22 @@ int alu_exec_int(const struct ptx_inst *in, uint32_t mask, const uint64_t src[][
     case PTX_OP_POPC:
         LANES R[l] = (uint64_t)__builtin_popcountll(A(l) & m);
         return WS_OK;
+    case PTX_OP_BFIND:
+        /* Position of the most significant non-sign bit (for signed types the
+         * first bit that differs from the sign), 0xffffffff when there is none;
+         * .shiftamt gives the left shift that brings that bit to the top. */
+        LANES {
+            uint64_t x = A(l) & m;
+            if (sgn && (x >> (w - 1) & 1))
+                x = ~x & m;
+            if (!x) {
+                R[l] = 0xffffffffull;
+                continue;
+            }
+            unsigned pos = 63u - (unsigned)__builtin_clzll(x);
+            R[l] = (in->flags & PTX_F_SHIFTAMT) ? w - 1 - pos : pos;
+        }
+        return WS_OK;
     case PTX_OP_CLZ:
         LANES {
             uint64_t x = A(l) & m;

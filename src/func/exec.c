@@ -398,6 +398,22 @@ static void dst_write(const struct step *s, const struct ptx_operand *o, uint32_
         reg_write(s, o->reg, mask, v);
 }
 
+/* Element i of a vector operand {a, b, ...} for every lane: a register's
+ * value or an immediate element (vec_imm).  Returns 0 for a "_" element. */
+static int vec_elem(const struct step *s, const struct ptx_operand *o, unsigned i,
+                    uint64_t out[32])
+{
+    if (o->vec_imm & (1u << i)) {
+        for (unsigned l = 0; l < 32; l++)
+            out[l] = o->vec[i];
+        return 1;
+    }
+    if (o->vec[i] == PTX_NO_INDEX)
+        return 0;
+    memcpy(out, reg_ptr(s->w, o->vec[i]), 32 * sizeof out[0]);
+    return 1;
+}
+
 /* ---- memory --------------------------------------------------------------- */
 
 /* Per-lane addresses of an ADDR operand (in the operand's space). */
@@ -589,9 +605,8 @@ static int exec_st(const struct step *s, uint32_t mask, struct func_trace *t)
     }
     for (unsigned i = 0; i < nel; i++) {
         if (v->kind == PTX_OPND_VEC) {
-            if (v->vec[i] == PTX_NO_INDEX)
+            if (!vec_elem(s, v, i, val))
                 continue;
-            memcpy(val, reg_ptr(s->w, v->vec[i]), sizeof val);
         } else {
             opnd_read(s, v, val);
         }
@@ -759,6 +774,8 @@ static int exec_mov(const struct step *s, uint32_t mask)
         opnd_read(s, a, v);
         for (unsigned i = 0; i < d->vec_n; i++) {
             uint64_t e[32];
+            if (d->vec[i] == PTX_NO_INDEX)
+                continue;
             FOR_LANES(l, mask) e[l] = (v[l] >> (i * ebits)) & em;
             reg_write(s, d->vec[i], mask, e);
         }
@@ -769,9 +786,9 @@ static int exec_mov(const struct step *s, uint32_t mask)
         uint64_t em = width_mask(ebits / 8);
         memset(v, 0, sizeof v);
         for (unsigned i = 0; i < a->vec_n; i++) {
-            if (a->vec[i] == PTX_NO_INDEX)
+            uint64_t r[32];
+            if (!vec_elem(s, a, i, r))
                 continue;
-            const uint64_t *r = reg_ptr(s->w, a->vec[i]);
             FOR_LANES(l, mask) v[l] |= (r[l] & em) << (i * ebits);
         }
         dst_write(s, d, mask, v);
@@ -972,7 +989,9 @@ static int exec_bar(const struct step *s, uint32_t mask, struct func_trace *t)
                  in->sub == PTX_SUB_BAR_RED_OR;
     uint64_t v[32];
     uint32_t lane = first_lane(mask);
-    if (mask == 0)
+    /* bar.warp.sync (__syncwarp): the lanes of a warp already execute in
+     * lock step under the SIMT stack, so there is nothing to wait for. */
+    if (mask == 0 || in->sub == PTX_SUB_BAR_WARP_SYNC)
         return WS_OK;
     if (in->nsrc > 0)
         opnd_read(s, ptx_src(s->m, in, 0), v);

@@ -1,3 +1,6 @@
+// ptx_sample.cu: kernel exercising many PTX features (device functions, printf,
+// shared/dynamic shared, atomics, warp intrinsics, math, fp16); its PTX is parsed
+// by tests/unit/test_ptx_parse.c.
 #include <cassert>
 #include <cstdio>
 #include <cuda_fp16.h>

@@ -1,3 +1,6 @@
+// ptx_sample2.cu: more PTX features for tests/unit/test_ptx_parse.c (cache
+// operators, 64-bit division, fp16/bf16 incl. vector immediates, struct params,
+// initialized __constant__/__device__ data, inline asm, __syncwarp, pmevent).
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
 struct P { int a; float b[3]; };

@@ -1,0 +1,785 @@
+/* config.c: the key table of struct gpu_config, value parsing, unknown-key
+ * suggestions, cross-field validation, printing and `--config` loading.
+ * Presets live in presets.c, the GPGPU-Sim importer in gpgpusim.c. */
+#include "config/config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/alloc.h"
+#include "base/file.h"
+#include "base/log.h"
+#include "config/config_internal.h"
+
+enum cfg_type {
+    CFG_U32,    /* decimal count */
+    CFG_U64,
+    CFG_SIZE32, /* byte count with optional K/M/G (binary) suffix */
+    CFG_SIZE64,
+    CFG_DOUBLE,
+    CFG_BOOL,   /* 0/1, true/false, yes/no, on/off; stored as uint32_t 0/1 */
+    CFG_POLICY, /* name[:key=value,...], checked for syntax only */
+    CFG_CHOICE, /* one of the '|'-separated words in `choices` */
+};
+
+struct cfg_key {
+    const char *name;
+    enum cfg_type type;
+    size_t off;          /* offsetof(struct gpu_config, field) */
+    size_t len;          /* string fields: buffer size */
+    const char *def;     /* default, as text (config_defaults applies it) */
+    uint64_t min, max;   /* integer range; max 0 = the type's range */
+    const char *choices; /* CFG_CHOICE */
+    int sim;             /* 1: simulation key, kept across presets */
+    const char *doc;
+};
+
+#define F(field) offsetof(struct gpu_config, field)
+#define S(field) offsetof(struct gpu_config, field), sizeof(((struct gpu_config *)0)->field)
+
+#define K_U32(n, fld, d, lo, hi, doc) {n, CFG_U32, F(fld), 0, d, lo, hi, NULL, 0, doc}
+#define K_U64(n, fld, d, lo, doc) {n, CFG_U64, F(fld), 0, d, lo, 0, NULL, 1, doc}
+#define K_SZ32(n, fld, d, lo, doc) {n, CFG_SIZE32, F(fld), 0, d, lo, 0, NULL, 0, doc}
+#define K_SZ64(n, fld, d, lo, doc) {n, CFG_SIZE64, F(fld), 0, d, lo, 0, NULL, 1, doc}
+#define K_DBL(n, fld, d, doc) {n, CFG_DOUBLE, F(fld), 0, d, 0, 0, NULL, 0, doc}
+#define K_BOOL(n, fld, d, doc) {n, CFG_BOOL, F(fld), 0, d, 0, 1, NULL, 0, doc}
+#define K_POL(n, fld, d, doc) {n, CFG_POLICY, S(fld), d, 0, 0, NULL, 0, doc}
+
+/* One cache's keys: prefix.sets ... prefix.latency. */
+#define K_CACHE(p, fld, sets, line, assoc, pol, mshr, merge, mq, lat, what)                    \
+    K_U32(p ".sets", fld.sets, sets, 1, 0, what ": number of sets (power of two)"),            \
+        K_U32(p ".line", fld.line, line, 4, 0, what ": line size in bytes (power of two)"),    \
+        K_U32(p ".assoc", fld.assoc, assoc, 1, 64, what ": associativity (ways, 1..64)"),      \
+        K_POL(p ".policy", fld.policy, pol, what ": replacement/insertion policy spec"),        \
+        K_U32(p ".mshr", fld.mshr_entries, mshr, 0, 0, what ": MSHR entries (0 = blocking)"), \
+        K_U32(p ".mshr_merge", fld.mshr_max_merge, merge, 1, 0,                                \
+              what ": requests one MSHR entry can merge"),                                     \
+        K_U32(p ".miss_queue", fld.miss_queue, mq, 1, 0, what ": miss queue entries"),         \
+        K_U32(p ".latency", fld.hit_latency, lat, 0, 0,                                        \
+              what ": hit latency in cycles of its clock domain")
+
+/* Defaults are the GTX480 as modelled by GPGPU-Sim 3.x (configs/GTX480,
+ * SPEC-policies.md 1.3 and 1.4); configs/README.md gives the source of every
+ * value and marks our own choices. */
+static const struct cfg_key cfg_keys[] = {
+    /* ---- simulation ---- */
+    {"mode", CFG_CHOICE, S(mode), "timing", 0, 0, "timing|functional", 1,
+     "simulation mode: timing (cycle-level) or functional (execute only)"},
+    K_SZ64("device_memory", device_memory, "4G", 1, "simulated device memory in bytes"),
+    K_SZ64("local_memory_per_thread", local_memory_per_thread, "1M", 1,
+           "local (stack) memory limit per thread in bytes"),
+    K_SZ64("max_warp_insn", max_warp_insn, "100G", 0,
+           "warp instructions one launch may execute before it is stopped (0 = unlimited)"),
+    K_U64("deadlock_cycles", deadlock_cycles, "100000", 1,
+          "watchdog: core cycles with no issue and no memory progress before the run stops"),
+    K_U64("timeline_interval", timeline_interval, "1000", 1,
+          "core cycles between --timeline samples"),
+
+    /* ---- clocks ---- */
+    K_DBL("clock.core", core_mhz, "700", "SM core clock in MHz"),
+    K_DBL("clock.icnt", icnt_mhz, "700", "interconnect clock in MHz"),
+    K_DBL("clock.l2", l2_mhz, "700", "L2 clock in MHz"),
+    K_DBL("clock.dram", dram_mhz, "924", "DRAM command clock in MHz"),
+
+    /* ---- SM ---- */
+    K_U32("sm.count", n_sms, "15", 1, 0, "number of SMs"),
+    K_U32("sm.warps", max_warps_per_sm, "48", 1, 0, "resident warp slots per SM"),
+    K_U32("sm.threads", max_threads_per_sm, "1536", 32, 0, "resident threads per SM"),
+    K_U32("sm.ctas", max_ctas_per_sm, "8", 1, 0, "resident CTAs per SM"),
+    K_U32("sm.registers", regs_per_sm, "32768", 1, 0, "32-bit registers per SM"),
+    K_SZ32("sm.shared", shared_per_sm, "48K", 0, "shared memory per SM in bytes"),
+    K_U32("sm.schedulers", n_schedulers, "2", 1, 0,
+          "warp schedulers per SM (warp slot i goes to scheduler i % n)"),
+    K_U32("sm.issue_interval", issue_interval, "1", 1, 0,
+          "core cycles between two issues of one scheduler"),
+    K_U32("sm.max_issue_per_warp", max_issue_per_warp, "1", 1, 0,
+          "instructions one warp may issue per issue slot"),
+    K_U32("sm.ibuffer", ibuffer_entries, "2", 1, 0, "instruction buffer entries per warp"),
+    K_POL("sm.sched", sched, "gto", "warp scheduler policy spec, e.g. gto, lrr"),
+
+    /* ---- execution units ---- */
+    K_U32("sp.units", sp_units, "2", 1, 0, "SP pipelines accepting one warp instruction a cycle"),
+    K_U32("sp.latency", sp_latency, "4", 1, 0, "SP latency in core cycles"),
+    K_U32("sp.ii", sp_ii, "1", 1, 0, "SP initiation interval in core cycles"),
+    K_U32("sfu.units", sfu_units, "1", 1, 0, "SFU pipelines"),
+    K_U32("sfu.latency", sfu_latency, "20", 1, 0, "SFU latency in core cycles"),
+    K_U32("sfu.ii", sfu_ii, "4", 1, 0, "SFU initiation interval in core cycles"),
+    K_U32("dp.units", dp_units, "0", 0, 0, "DP pipelines (0: DP runs on the SFU)"),
+    K_U32("dp.latency", dp_latency, "8", 1, 0, "DP latency in core cycles"),
+    K_U32("dp.ii", dp_ii, "8", 1, 0, "DP initiation interval in core cycles"),
+    K_U32("int.units", int_units, "0", 0, 0, "INT pipelines (0: INT runs on the SP)"),
+    K_U32("int.latency", int_latency, "4", 1, 0, "INT latency in core cycles"),
+    K_U32("int.ii", int_ii, "1", 1, 0, "INT initiation interval in core cycles"),
+    K_U32("ldst.units", ldst_units, "1", 1, 0, "memory instructions accepted per cycle"),
+
+    /* ---- shared memory ---- */
+    K_U32("smem.banks", smem_banks, "32", 1, 0, "shared memory banks (4 bytes wide)"),
+    K_U32("smem.latency", smem_latency, "3", 1, 0,
+          "shared memory access latency in core cycles (plus bank-conflict cycles)"),
+
+    /* ---- L1 caches ---- */
+    K_BOOL("l1d.enabled", l1d_enabled, "1", "0: global loads bypass the L1 data cache"),
+    K_CACHE("l1d", l1d, "32", "128", "4", "lru", "32", "8", "8", "1", "L1 data cache"),
+    K_CACHE("l1c", l1c, "64", "64", "2", "lru", "2", "32", "4", "1", "L1 constant cache"),
+    K_CACHE("l1i", l1i, "4", "128", "4", "lru", "2", "32", "4", "1", "L1 instruction cache"),
+    K_BOOL("coalesce.sectored", coalesce_sectored, "0",
+           "1: every coalesced segment is 32 bytes (sectored, SPEC 1.3)"),
+
+    /* ---- interconnect ---- */
+    K_U32("icnt.latency", icnt_latency, "8", 0, 0, "crossbar latency in icnt cycles, each way"),
+    K_U32("icnt.flit", icnt_flit_bytes, "32", 1, 0, "bytes a crossbar port moves per icnt cycle"),
+    K_U32("icnt.queue", icnt_queue, "16", 1, 0, "packets buffered per crossbar port"),
+
+    /* ---- memory partitions ---- */
+    K_U32("mem.channels", n_channels, "6", 1, 0, "DRAM channels (memory partitions)"),
+    K_U32("mem.subparts", subparts_per_channel, "2", 1, 0,
+          "memory sub-partitions (L2 slices) per channel"),
+    K_BOOL("l2.enabled", l2_enabled, "1", "0: no L2, requests go straight to DRAM"),
+    K_CACHE("l2", l2, "64", "128", "8", "lru", "32", "4", "4", "120",
+            "L2 slice (per sub-partition)"),
+    K_U32("l2.banks", l2_banks, "1", 1, 0, "banks per L2 slice"),
+    K_U32("l2.ports", l2_ports, "1", 1, 0, "accesses one L2 bank serves per L2 cycle"),
+    K_U32("l2.bank_queue", l2_bank_queue, "8", 1, 0, "request queue entries per L2 bank"),
+
+    /* ---- DRAM ---- */
+    K_U32("dram.banks", dram_banks, "16", 1, 0, "banks per channel"),
+    K_SZ32("dram.row_bytes", dram_row_bytes, "2K", 32, "row (page) size per channel in bytes"),
+    K_U32("dram.bus_bytes", dram_bus_bytes, "8", 1, 0, "data bus bytes per beat per channel"),
+    K_U32("dram.burst", dram_burst, "8", 1, 0, "burst length in beats"),
+    K_U32("dram.data_rate", dram_data_rate, "4", 1, 0,
+          "data beats per command clock (GDDR3 2, GDDR5 4)"),
+    K_U32("dram.tCCD", tCCD, "2", 0, 0, "column-to-column delay, DRAM cycles"),
+    K_U32("dram.tRRD", tRRD, "6", 0, 0, "ACT-to-ACT delay between banks, DRAM cycles"),
+    K_U32("dram.tRCD", tRCD, "12", 0, 0, "ACT-to-column delay, DRAM cycles"),
+    K_U32("dram.tRAS", tRAS, "28", 0, 0, "ACT-to-PRE minimum, DRAM cycles"),
+    K_U32("dram.tRP", tRP, "12", 0, 0, "PRE-to-ACT delay, DRAM cycles"),
+    K_U32("dram.tRC", tRC, "40", 0, 0, "ACT-to-ACT delay in one bank, DRAM cycles"),
+    K_U32("dram.CL", CL, "12", 0, 0, "read (CAS) latency, DRAM cycles"),
+    K_U32("dram.WL", WL, "4", 0, 0, "write latency, DRAM cycles"),
+    K_U32("dram.tCDLR", tCDLR, "5", 0, 0, "last write data to read command, DRAM cycles"),
+    K_U32("dram.tWR", tWR, "12", 0, 0, "write recovery, DRAM cycles"),
+    K_U32("dram.latency", dram_latency, "132", 0, 0,
+          "fixed controller latency added to every access, DRAM cycles"),
+    K_U32("dram.queue", dram_queue, "16", 1, 0, "scheduler queue entries per channel"),
+    K_POL("dram.sched", dram_sched, "frfcfs", "DRAM scheduler policy spec: frfcfs, fcfs"),
+    K_SZ32("dram.chunk", addr_chunk, "256", 32,
+           "bytes of consecutive addresses mapped to one channel (power of two)"),
+};
+#define CFG_NKEYS (sizeof cfg_keys / sizeof cfg_keys[0])
+
+/* ---- value parsing --------------------------------------------------------- */
+
+int config_parse_size(const char *s, uint64_t *out)
+{
+    if (!s || !*s || *s == '-' || isspace((unsigned char)*s))
+        return -1;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s)
+        return -1;
+    unsigned shift = 0;
+    if (*end) {
+        switch (*end) {
+        case 'k': case 'K': shift = 10; break;
+        case 'm': case 'M': shift = 20; break;
+        case 'g': case 'G': shift = 30; break;
+        default: return -1;
+        }
+        end++;
+        if (*end == 'i')
+            end++;
+        if (*end == 'B' || *end == 'b')
+            end++;
+        if (*end)
+            return -1;
+    }
+    if (shift && v > (UINT64_MAX >> shift))
+        return -1;
+    *out = (uint64_t)v << shift;
+    return 0;
+}
+
+static int cfg_parse_u64(const char *s, uint64_t *out)
+{
+    if (!s || !isdigit((unsigned char)*s))
+        return -1;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int cfg_is_ident(const char *b, const char *e)
+{
+    if (b == e || !(isalpha((unsigned char)*b) || *b == '_'))
+        return 0;
+    for (const char *p = b; p < e; p++)
+        if (!(isalnum((unsigned char)*p) || *p == '_'))
+            return 0;
+    return 1;
+}
+
+/* "name" or "name:key=value,key=value". */
+static int cfg_policy_syntax_ok(const char *s)
+{
+    const char *colon = strchr(s, ':');
+    const char *end = colon ? colon : s + strlen(s);
+    if (!cfg_is_ident(s, end))
+        return 0;
+    if (!colon)
+        return 1;
+    const char *p = colon + 1;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        const char *pe = comma ? comma : p + strlen(p);
+        const char *eq = memchr(p, '=', (size_t)(pe - p));
+        if (!eq || !cfg_is_ident(p, eq) || eq + 1 == pe)
+            return 0;
+        for (const char *q = eq + 1; q < pe; q++)
+            if (*q == '=' || *q == ':' || isspace((unsigned char)*q))
+                return 0;
+        if (!comma)
+            return 1;
+        p = comma + 1;
+    }
+}
+
+static const char *cfg_allowed(const struct cfg_key *k, char *buf, size_t n)
+{
+    switch (k->type) {
+    case CFG_U32:
+    case CFG_U64:
+        if (k->max)
+            snprintf(buf, n, "an integer from %" PRIu64 " to %" PRIu64, k->min, k->max);
+        else
+            snprintf(buf, n, "an integer >= %" PRIu64, k->min);
+        break;
+    case CFG_SIZE32:
+    case CFG_SIZE64:
+        snprintf(buf, n, "a byte count >= %" PRIu64 " with optional K, M or G suffix%s", k->min,
+                 k->type == CFG_SIZE32 ? " (below 4G)" : "");
+        break;
+    case CFG_DOUBLE:
+        snprintf(buf, n, "a number > 0");
+        break;
+    case CFG_BOOL:
+        snprintf(buf, n, "0, 1, true, false, yes, no, on or off");
+        break;
+    case CFG_POLICY:
+        snprintf(buf, n, "a policy spec name[:key=value,...] shorter than %zu characters",
+                 k->len);
+        break;
+    case CFG_CHOICE: {
+        snprintf(buf, n, "one of: %s", k->choices);
+        for (char *p = buf; *p; p++)
+            if (*p == '|')
+                *p = ',';
+        break;
+    }
+    }
+    return buf;
+}
+
+static int cfg_bad_value(const struct cfg_key *k, const char *value, struct err *e)
+{
+    char allowed[256];
+    return err_set(e, WS_ERR_INVALID, "configuration key '%s': invalid value '%s' (allowed: %s)",
+                   k->name, value, cfg_allowed(k, allowed, sizeof allowed));
+}
+
+static int cfg_apply(struct gpu_config *c, const struct cfg_key *k, const char *value,
+                     struct err *e)
+{
+    char *field = (char *)c + k->off;
+    uint64_t v = 0;
+    switch (k->type) {
+    case CFG_U32:
+    case CFG_U64:
+    case CFG_SIZE32:
+    case CFG_SIZE64: {
+        int bad = (k->type == CFG_U32 || k->type == CFG_U64) ? cfg_parse_u64(value, &v)
+                                                             : config_parse_size(value, &v);
+        uint64_t hi = (k->type == CFG_U32 || k->type == CFG_SIZE32) ? UINT32_MAX : UINT64_MAX;
+        if (k->max && k->max < hi)
+            hi = k->max;
+        if (bad || v < k->min || v > hi)
+            return cfg_bad_value(k, value, e);
+        if (k->type == CFG_U32 || k->type == CFG_SIZE32) {
+            uint32_t x = (uint32_t)v;
+            memcpy(field, &x, sizeof x);
+        } else {
+            memcpy(field, &v, sizeof v);
+        }
+        return WS_OK;
+    }
+    case CFG_DOUBLE: {
+        char *end;
+        errno = 0;
+        double d = strtod(value, &end);
+        if (errno || end == value || *end || !isfinite(d) || d <= 0)
+            return cfg_bad_value(k, value, e);
+        memcpy(field, &d, sizeof d);
+        return WS_OK;
+    }
+    case CFG_BOOL: {
+        static const char *const yes[] = {"1", "true", "yes", "on"};
+        static const char *const no[] = {"0", "false", "no", "off"};
+        for (int i = 0; i < 4; i++) {
+            uint32_t x = 2;
+            if (strcasecmp(value, yes[i]) == 0)
+                x = 1;
+            else if (strcasecmp(value, no[i]) == 0)
+                x = 0;
+            if (x != 2) {
+                memcpy(field, &x, sizeof x);
+                return WS_OK;
+            }
+        }
+        return cfg_bad_value(k, value, e);
+    }
+    case CFG_POLICY:
+        if (strlen(value) >= k->len || !cfg_policy_syntax_ok(value))
+            return cfg_bad_value(k, value, e);
+        snprintf(field, k->len, "%s", value);
+        return WS_OK;
+    case CFG_CHOICE: {
+        size_t n = strlen(value);
+        for (const char *p = k->choices; *p;) {
+            const char *bar = strchr(p, '|');
+            size_t w = bar ? (size_t)(bar - p) : strlen(p);
+            if (n && w == n && strncmp(p, value, n) == 0 && n < k->len) {
+                snprintf(field, k->len, "%s", value);
+                return WS_OK;
+            }
+            p += w + (bar ? 1 : 0);
+        }
+        return cfg_bad_value(k, value, e);
+    }
+    }
+    panic("bad configuration key type %d", (int)k->type);
+}
+
+/* ---- unknown keys ---------------------------------------------------------- */
+
+static size_t cfg_edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64)
+        return 99;
+    size_t row[65];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+            size_t best = diag + cost;
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+static size_t cfg_group_len(const char *name)
+{
+    const char *dot = strchr(name, '.');
+    return dot ? (size_t)(dot - name) : strlen(name);
+}
+
+static int cfg_unknown_key(const char *key, struct err *e)
+{
+    char list[ERR_MSG_MAX / 2];
+    size_t used = 0;
+    list[0] = '\0';
+    size_t limit = strlen(key) / 3 > 2 ? strlen(key) / 3 : 2;
+    int found = 0;
+    for (size_t d = 0; d <= limit && found < 4; d++)
+        for (size_t i = 0; i < CFG_NKEYS && found < 4; i++)
+            if (cfg_edit_distance(key, cfg_keys[i].name) == d) {
+                used += (size_t)snprintf(list + used, sizeof list - used, "%s'%s'",
+                                         found ? ", " : "", cfg_keys[i].name);
+                found++;
+                if (used >= sizeof list)
+                    used = sizeof list - 1;
+            }
+    if (!found) { /* keys of the same group, else the group list */
+        size_t g = cfg_group_len(key);
+        for (size_t i = 0; i < CFG_NKEYS; i++)
+            if (strchr(key, '.') && cfg_group_len(cfg_keys[i].name) == g &&
+                strncmp(cfg_keys[i].name, key, g) == 0) {
+                used += (size_t)snprintf(list + used, sizeof list - used, "%s'%s'",
+                                         found ? ", " : "", cfg_keys[i].name);
+                found++;
+                if (used >= sizeof list)
+                    used = sizeof list - 1;
+            }
+        if (found)
+            return err_set(e, WS_ERR_INVALID,
+                           "unknown configuration key '%s' (keys of that group: %s)", key, list);
+        for (size_t i = 0; i < CFG_NKEYS; i++) {
+            size_t gl = cfg_group_len(cfg_keys[i].name);
+            int seen = 0;
+            for (size_t j = 0; j < i && !seen; j++)
+                seen = cfg_group_len(cfg_keys[j].name) == gl &&
+                       strncmp(cfg_keys[j].name, cfg_keys[i].name, gl) == 0;
+            if (seen)
+                continue;
+            used += (size_t)snprintf(list + used, sizeof list - used, "%s%.*s", used ? ", " : "",
+                                     (int)gl, cfg_keys[i].name);
+            if (used >= sizeof list)
+                used = sizeof list - 1;
+        }
+        return err_set(e, WS_ERR_INVALID,
+                       "unknown configuration key '%s' (groups: %s; `warpsim options` lists "
+                       "every key)",
+                       key, list);
+    }
+    return err_set(e, WS_ERR_INVALID, "unknown configuration key '%s' (did you mean %s?)", key,
+                   list);
+}
+
+/* ---- public API ------------------------------------------------------------ */
+
+static const struct cfg_key *cfg_find(const char *key)
+{
+    for (size_t i = 0; i < CFG_NKEYS; i++)
+        if (strcmp(cfg_keys[i].name, key) == 0)
+            return &cfg_keys[i];
+    return NULL;
+}
+
+int config_set(struct gpu_config *c, const char *key, const char *value, struct err *e)
+{
+    const struct cfg_key *k = cfg_find(key);
+    if (!k)
+        return cfg_unknown_key(key, e);
+    return cfg_apply(c, k, value ? value : "", e);
+}
+
+static void cfg_defaults_where(struct gpu_config *c, int keep_sim)
+{
+    struct err e;
+    for (size_t i = 0; i < CFG_NKEYS; i++) {
+        if (keep_sim && cfg_keys[i].sim)
+            continue;
+        if (cfg_apply(c, &cfg_keys[i], cfg_keys[i].def, &e) != WS_OK)
+            panic("bad default for '%s': %s", cfg_keys[i].name, e.msg);
+    }
+}
+
+void config_defaults(struct gpu_config *c)
+{
+    memset(c, 0, sizeof *c);
+    cfg_defaults_where(c, 0);
+}
+
+void config_reset_machine(struct gpu_config *c)
+{
+    cfg_defaults_where(c, 1);
+}
+
+/* Text of one key's current value into buf. */
+static void cfg_format(const struct gpu_config *c, const struct cfg_key *k, char *buf, size_t n)
+{
+    const char *field = (const char *)c + k->off;
+    uint64_t v = 0;
+    switch (k->type) {
+    case CFG_U32:
+    case CFG_BOOL:
+    case CFG_SIZE32: {
+        uint32_t x;
+        memcpy(&x, field, sizeof x);
+        v = x;
+        break;
+    }
+    case CFG_U64:
+    case CFG_SIZE64:
+        memcpy(&v, field, sizeof v);
+        break;
+    case CFG_DOUBLE: {
+        double d;
+        memcpy(&d, field, sizeof d);
+        snprintf(buf, n, "%.15g", d);
+        if (strtod(buf, NULL) != d)
+            snprintf(buf, n, "%.17g", d);
+        return;
+    }
+    case CFG_POLICY:
+    case CFG_CHOICE:
+        snprintf(buf, n, "%s", field);
+        return;
+    }
+    if (k->type == CFG_SIZE32 || k->type == CFG_SIZE64) {
+        static const char suffix[] = {'G', 'M', 'K'};
+        static const unsigned shift[] = {30, 20, 10};
+        for (int i = 0; i < 3; i++)
+            if (v && v % ((uint64_t)1 << shift[i]) == 0) {
+                snprintf(buf, n, "%" PRIu64 "%c", v >> shift[i], suffix[i]);
+                return;
+            }
+    }
+    snprintf(buf, n, "%" PRIu64, v);
+}
+
+void config_print(const struct gpu_config *c, FILE *out)
+{
+    char buf[CONFIG_NAME_MAX + 32];
+    for (size_t i = 0; i < CFG_NKEYS; i++) {
+        cfg_format(c, &cfg_keys[i], buf, sizeof buf);
+        fprintf(out, "%s = %s\n", cfg_keys[i].name, buf);
+    }
+}
+
+static void cfg_json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fprintf(out, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            fprintf(out, "\\u%04x", (unsigned char)*s);
+        else
+            fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+void config_print_json(const struct gpu_config *c, FILE *out, int indent)
+{
+    char buf[CONFIG_NAME_MAX + 32];
+    fputs("{\n", out);
+    for (size_t i = 0; i < CFG_NKEYS; i++) {
+        const struct cfg_key *k = &cfg_keys[i];
+        fprintf(out, "%*s", indent + 2, "");
+        cfg_json_string(out, k->name);
+        fputs(": ", out);
+        const char *field = (const char *)c + k->off;
+        switch (k->type) {
+        case CFG_U32:
+        case CFG_BOOL:
+        case CFG_SIZE32: {
+            uint32_t x;
+            memcpy(&x, field, sizeof x);
+            fprintf(out, "%" PRIu32, x);
+            break;
+        }
+        case CFG_U64:
+        case CFG_SIZE64: {
+            uint64_t x;
+            memcpy(&x, field, sizeof x);
+            fprintf(out, "%" PRIu64, x);
+            break;
+        }
+        case CFG_DOUBLE:
+            cfg_format(c, k, buf, sizeof buf);
+            fputs(buf, out);
+            break;
+        case CFG_POLICY:
+        case CFG_CHOICE:
+            cfg_json_string(out, field);
+            break;
+        }
+        fputs(i + 1 < CFG_NKEYS ? ",\n" : "\n", out);
+    }
+    fprintf(out, "%*s}", indent, "");
+}
+
+void config_describe(FILE *out)
+{
+    char allowed[256];
+    for (size_t i = 0; i < CFG_NKEYS; i++) {
+        const struct cfg_key *k = &cfg_keys[i];
+        fprintf(out, "%-26s %s\n%-26s default %s; allowed: %s\n", k->name, k->doc, "", k->def,
+                cfg_allowed(k, allowed, sizeof allowed));
+    }
+}
+
+/* ---- validation ------------------------------------------------------------ */
+
+static int cfg_pow2(uint64_t v)
+{
+    return v && (v & (v - 1)) == 0;
+}
+
+static int cfg_check_cache(const struct cache_geometry *g, const char *p, struct err *e)
+{
+    if (!cfg_pow2(g->sets))
+        return err_set(e, WS_ERR_INVALID, "configuration: %s.sets = %" PRIu32
+                       " is not a power of two", p, g->sets);
+    if (!cfg_pow2(g->line))
+        return err_set(e, WS_ERR_INVALID, "configuration: %s.line = %" PRIu32
+                       " is not a power of two", p, g->line);
+    if (g->assoc < 1 || g->assoc > 64)
+        return err_set(e, WS_ERR_INVALID, "configuration: %s.assoc = %" PRIu32
+                       " is outside 1..64", p, g->assoc);
+    return WS_OK;
+}
+
+int config_validate(const struct gpu_config *c, struct err *e)
+{
+    if (c->max_threads_per_sm % 32 != 0)
+        return err_set(e, WS_ERR_INVALID,
+                       "configuration: sm.threads = %" PRIu32 " is not a multiple of 32 (the "
+                       "warp size)", c->max_threads_per_sm);
+    if (c->max_threads_per_sm / 32 > c->max_warps_per_sm)
+        return err_set(e, WS_ERR_INVALID,
+                       "configuration: sm.threads = %" PRIu32 " needs %" PRIu32
+                       " warps but sm.warps = %" PRIu32,
+                       c->max_threads_per_sm, c->max_threads_per_sm / 32, c->max_warps_per_sm);
+    if (c->n_schedulers > c->max_warps_per_sm)
+        return err_set(e, WS_ERR_INVALID,
+                       "configuration: sm.schedulers = %" PRIu32 " exceeds sm.warps = %" PRIu32,
+                       c->n_schedulers, c->max_warps_per_sm);
+    uint32_t per = (c->max_warps_per_sm + c->n_schedulers - 1) / c->n_schedulers;
+    if (per > 64)
+        return err_set(e, WS_ERR_INVALID,
+                       "configuration: %" PRIu32 " warps per scheduler (sm.warps = %" PRIu32
+                       " / sm.schedulers = %" PRIu32 ") exceeds the limit of 64",
+                       per, c->max_warps_per_sm, c->n_schedulers);
+    if (!(c->core_mhz > 0 && c->icnt_mhz > 0 && c->l2_mhz > 0 && c->dram_mhz > 0))
+        return err_set(e, WS_ERR_INVALID, "configuration: every clock.* must be > 0");
+    if (cfg_check_cache(&c->l1d, "l1d", e) || cfg_check_cache(&c->l1c, "l1c", e) ||
+        cfg_check_cache(&c->l1i, "l1i", e) || cfg_check_cache(&c->l2, "l2", e))
+        return e->code;
+    if (c->smem_banks > 64 || !cfg_pow2(c->smem_banks))
+        return err_set(e, WS_ERR_INVALID,
+                       "configuration: smem.banks = %" PRIu32 " must be a power of two <= 64",
+                       c->smem_banks);
+    if (!cfg_pow2(c->dram_banks))
+        return err_set(e, WS_ERR_INVALID,
+                       "configuration: dram.banks = %" PRIu32 " is not a power of two",
+                       c->dram_banks);
+    if (!cfg_pow2(c->dram_row_bytes))
+        return err_set(e, WS_ERR_INVALID,
+                       "configuration: dram.row_bytes = %" PRIu32 " is not a power of two",
+                       c->dram_row_bytes);
+    if (!cfg_pow2(c->addr_chunk))
+        return err_set(e, WS_ERR_INVALID,
+                       "configuration: dram.chunk = %" PRIu32 " is not a power of two",
+                       c->addr_chunk);
+    uint32_t line = c->l2_enabled ? c->l2.line : c->l1d.line;
+    if (c->addr_chunk < line)
+        return err_set(e, WS_ERR_INVALID,
+                       "configuration: dram.chunk = %" PRIu32
+                       " is smaller than the %" PRIu32 "-byte line sent to a channel",
+                       c->addr_chunk, line);
+    if (c->l2_enabled && c->l2.line < c->l1d.line)
+        return err_set(e, WS_ERR_INVALID,
+                       "configuration: l2.line = %" PRIu32 " is smaller than l1d.line = %" PRIu32,
+                       c->l2.line, c->l1d.line);
+    if (c->l1d.mshr_entries && c->l1d.mshr_max_merge < 1)
+        return err_set(e, WS_ERR_INVALID, "configuration: l1d.mshr_merge must be >= 1");
+    if (c->dram_sched[0] == '\0' || c->sched[0] == '\0')
+        return err_set(e, WS_ERR_INVALID, "configuration: sm.sched and dram.sched must be set");
+    return WS_OK;
+}
+
+/* ---- loading --------------------------------------------------------------- */
+
+static char *cfg_trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    char *end = s + strlen(s);
+    while (end > s && isspace((unsigned char)end[-1]))
+        *--end = '\0';
+    return s;
+}
+
+/* Does the text look like a GPGPU-Sim gpgpusim.config? */
+static int cfg_is_gpgpusim(const char *text)
+{
+    const char *p = text;
+    while (*p) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (strncmp(p, "-gpgpu_", 7) == 0 || strncmp(p, "-dram", 5) == 0)
+            return 1;
+        p = strchr(p, '\n');
+        if (!p)
+            break;
+        p++;
+    }
+    return 0;
+}
+
+static int cfg_load_keyvalue(struct gpu_config *c, char *text, const char *path, struct err *e)
+{
+    unsigned lineno = 0;
+    char *line = text;
+    while (line) {
+        char *next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        lineno++;
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        char *s = cfg_trim(line);
+        line = next;
+        if (!*s)
+            continue;
+        char *eq = strchr(s, '=');
+        if (!eq)
+            return err_set(e, WS_ERR_INVALID, "%s:%u: expected 'key = value', got '%s'", path,
+                           lineno, s);
+        *eq = '\0';
+        char *key = cfg_trim(s), *value = cfg_trim(eq + 1);
+        if (!*key)
+            return err_set(e, WS_ERR_INVALID, "%s:%u: missing key before '='", path, lineno);
+        int rc = strcmp(key, "preset") == 0 ? config_preset(c, value, e)
+                                            : config_set(c, key, value, e);
+        if (rc != WS_OK)
+            return err_prefix(e, "%s:%u: ", path, lineno);
+    }
+    return WS_OK;
+}
+
+int config_load(struct gpu_config *c, const char *preset_or_path, struct err *e)
+{
+    for (const char *const *p = config_preset_names(); *p; p++)
+        if (strcmp(*p, preset_or_path) == 0)
+            return config_preset(c, preset_or_path, e);
+    char *text = NULL;
+    size_t len = 0;
+    if (file_read_all(preset_or_path, &text, &len, e) != WS_OK) {
+        char names[256] = "";
+        size_t used = 0;
+        for (const char *const *p = config_preset_names(); *p && used < sizeof names; p++)
+            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s",
+                                     used ? ", " : "", *p);
+        return err_prefix(e, "--config '%s' is neither a preset (%s) nor a readable file: ",
+                          preset_or_path, names);
+    }
+    if (strlen(text) != len) {
+        free(text);
+        return err_set(e, WS_ERR_INVALID, "%s: configuration file contains a NUL byte",
+                       preset_or_path);
+    }
+    int rc;
+    if (cfg_is_gpgpusim(text)) {
+        char *ignored = NULL;
+        rc = config_import_gpgpusim(c, text, preset_or_path, &ignored, e);
+        free(ignored);
+    } else {
+        rc = cfg_load_keyvalue(c, text, preset_or_path, e);
+    }
+    free(text);
+    return rc;
+}

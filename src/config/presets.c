@@ -1,0 +1,148 @@
+/* presets.c: the named presets, one per seed paper's baseline table
+ * (../shared/SPEC-policies.md 4.1, 5.3, 6.4, 7.8, 8.4).  Each preset is a
+ * list of "key=value" settings applied over the GTX480 defaults; values no
+ * table gives are marked CHOICE here and in configs/README.md. */
+#include "config/config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "base/log.h"
+#include "config/config_internal.h"
+
+struct cfg_preset {
+    const char *name;
+    const char *const *settings; /* NULL-terminated "key=value" */
+};
+
+/* GTX480 as configured in GPGPU-Sim 3.x: exactly the defaults. */
+static const char *const preset_gtx480[] = {NULL};
+
+/* DAWS Table 1 (SPEC 4.1): GPGPU-Sim 3.1.0, Quadro FX5800-like. */
+static const char *const preset_daws[] = {
+    "sm.count=30", "sm.schedulers=1", "sm.warps=32", "sm.threads=1024", "sm.registers=16384",
+    "sm.shared=16K", "sm.ctas=8", "sm.sched=gto",
+    "clock.core=1300", "clock.icnt=650",
+    "clock.l2=650",     /* CHOICE: table silent; the interconnect clock */
+    "clock.dram=800",
+    "sp.units=1", "sp.ii=4", /* CHOICE: SIMD width 8 -> a 32-thread warp every 4 cycles */
+    "sfu.ii=8",              /* CHOICE */
+    "l1d.sets=32", "l1d.line=128", "l1d.assoc=8", "l1d.policy=lru", /* 32 KB */
+    "l1c.sets=64", "l1c.line=64", "l1c.assoc=2",                    /* 8 KB constant cache */
+    "mem.channels=8", "mem.subparts=1",
+    "l2.sets=128", "l2.line=128", "l2.assoc=8", "l2.policy=lru", /* 128 KB per channel */
+    "l2.latency=43",  /* CHOICE: GPGPU-Sim default -rop_latency 85 core cycles, in L2 cycles */
+    "dram.banks=8", "dram.tCCD=2", "dram.tRRD=8", "dram.tRCD=12", "dram.tRAS=25", "dram.tRP=10",
+    "dram.tRC=35", "dram.CL=10", "dram.WL=7", "dram.tCDLR=6", "dram.tWR=13", "dram.burst=4",
+    "dram.data_rate=2", /* GDDR3 is double data rate: 8 ch x 8 B x 2 x 800 MHz = 102 GB/s */
+    "dram.bus_bytes=8",
+    "dram.latency=18", /* CHOICE: GPGPU-Sim default -dram_latency 30 core cycles */
+    "dram.queue=32", "dram.sched=frfcfs", NULL};
+
+/* Phase-Aware Table I (SPEC 5.3): GPGPU-Sim 3.2 as a Tesla M2090. */
+static const char *const preset_paws[] = {
+    "sm.count=16", "sm.ctas=8", "sm.warps=48", "sm.threads=1536", "sm.schedulers=2",
+    "sm.issue_interval=2", /* each scheduler dispatches 1 instruction every 2 cycles */
+    "clock.core=1300", "clock.icnt=650", "clock.l2=650", /* CHOICE: icnt and L2 at core/2 */
+    "clock.dram=1850",
+    /* 32 ALUs as 2 x 16-lane SP pipes, 4 SFUs, 16 LD/ST; latencies are the
+     * GTX480 values scaled to the 1300 MHz clock (CHOICE) */
+    "sp.units=2", "sp.latency=8", "sp.ii=2", "sfu.units=1", "sfu.latency=40", "sfu.ii=8",
+    "dp.latency=16", "dp.ii=4", "int.latency=8", "int.ii=2", "ldst.units=1",
+    "smem.latency=6", "l1d.latency=2", "l1c.latency=2", "l1i.latency=2",
+    "l2.latency=111", /* CHOICE: GTX480's 120 cycles at 700 MHz (171 ns) at 650 MHz */
+    /* GDDR5 at 1850 MHz, 2 beats per command clock: 6 x 8 B x 2 x 1850 = 177.6 GB/s;
+     * timings are the GTX480 GDDR5 values in 1850 MHz cycles (CHOICE) */
+    "dram.data_rate=2", "dram.tCCD=4", "dram.tRRD=12", "dram.tRCD=24", "dram.tRAS=56",
+    "dram.tRP=24", "dram.tRC=80", "dram.CL=24", "dram.WL=8", "dram.tCDLR=10", "dram.tWR=24",
+    "dram.latency=264", NULL};
+
+/* Large warps / two-level slides (SPEC 6.4): one core, no L2, a simple DRAM
+ * with 100-cycle row hits and 300-cycle row conflicts at 32 GB/s. */
+static const char *const preset_lwm[] = {
+    "sm.count=1", "sm.warps=32", "sm.threads=1024", "sm.ctas=8", /* CHOICE: CTA limit */
+    "sm.registers=16384", /* 64 KB register file */
+    "sm.shared=128K", "smem.banks=32", "sm.schedulers=1", "sm.sched=lrr",
+    "clock.core=1000", "clock.icnt=1000", "clock.l2=1000", "clock.dram=1000", /* CHOICE */
+    "sp.units=1", "sp.latency=5", "sp.ii=1", /* in-order 5-stage, 32 lanes */
+    "sfu.units=1", "sfu.latency=5", "sfu.ii=1",        /* CHOICE: SFU like the SIMD pipe */
+    "l1d.sets=256", "l1d.line=128", "l1d.assoc=4",     /* 128 KB 4-way D-cache */
+    "l1i.sets=8", "l1i.line=128", "l1i.assoc=4",       /* 4 KB I-cache */
+    "icnt.latency=1", "l2.enabled=0", "mem.channels=1", "mem.subparts=1",
+    "dram.banks=8", "dram.row_bytes=4K", "dram.sched=fcfs",
+    /* 8 B x 4 beats x 1000 MHz = 32 GB/s; a 128 B line is one 16-beat burst
+     * (4 cycles).  Row hit ~ CL + burst = 100; conflict ~ tRP + tRCD + CL +
+     * burst = 300 (CHOICE: how the two latencies are split into timings) */
+    "dram.bus_bytes=8", "dram.data_rate=4", "dram.burst=16", "dram.tCCD=4", "dram.CL=96",
+    "dram.tRCD=100", "dram.tRP=100", "dram.tRAS=100", "dram.tRC=200", "dram.tRRD=1",
+    "dram.WL=1", "dram.tCDLR=1", "dram.tWR=1", "dram.latency=0", "dram.queue=16", NULL};
+
+/* MeDiC Table I (SPEC 7.8): GPGPU-Sim 3.2.1, GTX480-like with banked L2. */
+static const char *const preset_medic[] = {
+    "sm.count=15", "sm.sched=gto", "sm.schedulers=2",
+    "sm.issue_interval=2", /* CHOICE: 1400 MHz Fermi issues a warp per 2 cycles */
+    "clock.core=1400", "clock.icnt=700", "clock.l2=700", "clock.dram=1674",
+    "sp.latency=8", "sp.ii=2", "sfu.latency=40", "sfu.ii=8", "dp.latency=16", "dp.ii=16",
+    "int.latency=8", "int.ii=2",                                 /* CHOICE: as paws */
+    "l1d.sets=32", "l1d.line=128", "l1d.assoc=4", "l1d.policy=lru", "l1d.latency=1",
+    "mem.channels=6", "mem.subparts=1", /* one L2 slice per partition */
+    "l2.sets=64", "l2.line=128", "l2.assoc=16", "l2.policy=lru", /* 128 KB x 6 = 768 KB */
+    "l2.banks=2", "l2.ports=2", "l2.latency=10",
+    "dram.banks=8", "dram.burst=8", "dram.sched=frfcfs",
+    /* GDDR5 at 1674 MHz, 2 beats per command clock (CHOICE), timings in those cycles */
+    "dram.data_rate=2", "dram.tCCD=4", "dram.tRRD=12", "dram.tRCD=24", "dram.tRAS=56",
+    "dram.tRP=24", "dram.tRC=80", "dram.CL=24", "dram.WL=8", "dram.tCDLR=10", "dram.tWR=24",
+    "dram.latency=239", /* CHOICE: the GTX480's 143 ns */
+    NULL};
+
+/* CAWA Table 1 (SPEC 8.4): GPGPU-Sim 3.2.0 GTX480 with a 16-way L1D. */
+static const char *const preset_cawa[] = {
+    "sm.count=15", "sm.warps=48", "sm.threads=1536", "sm.ctas=8", "sm.schedulers=2",
+    "sm.registers=32768", "sm.shared=48K", "sm.sched=lrr",
+    "l1d.sets=8", "l1d.line=128", "l1d.assoc=16", /* 16 KB */
+    "l1i.sets=4", "l1i.line=128", "l1i.assoc=4",  /* 2 KB */
+    "mem.channels=6", "mem.subparts=1",
+    "l2.sets=64", "l2.line=128", "l2.assoc=16", /* 64 x 16 x 6 banks = 768 KB */
+    NULL};
+
+static const struct cfg_preset cfg_presets[] = {
+    {"gtx480", preset_gtx480}, {"daws", preset_daws},   {"paws", preset_paws},
+    {"lwm", preset_lwm},       {"medic", preset_medic}, {"cawa", preset_cawa},
+};
+#define CFG_NPRESETS (sizeof cfg_presets / sizeof cfg_presets[0])
+
+static const char *const cfg_preset_names[] = {"gtx480", "daws", "paws", "lwm",
+                                               "medic",  "cawa", NULL};
+
+const char *const *config_preset_names(void)
+{
+    return cfg_preset_names;
+}
+
+const char *const *config_preset_settings(const char *name)
+{
+    for (size_t i = 0; i < CFG_NPRESETS; i++)
+        if (strcmp(cfg_presets[i].name, name) == 0)
+            return cfg_presets[i].settings;
+    return NULL;
+}
+
+int config_preset(struct gpu_config *c, const char *name, struct err *e)
+{
+    const char *const *set = config_preset_settings(name);
+    if (!set)
+        return err_set(e, WS_ERR_INVALID,
+                       "unknown configuration preset '%s' (valid: gtx480, daws, paws, lwm, "
+                       "medic, cawa; or a file name)",
+                       name);
+    config_reset_machine(c);
+    for (; *set; set++) {
+        char key[64];
+        const char *eq = strchr(*set, '=');
+        ws_assert(eq && (size_t)(eq - *set) < sizeof key);
+        snprintf(key, sizeof key, "%.*s", (int)(eq - *set), *set);
+        if (config_set(c, key, eq + 1, e) != WS_OK)
+            panic("preset %s: %s", name, e->msg);
+    }
+    return WS_OK;
+}

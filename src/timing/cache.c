@@ -1,0 +1,203 @@
+/* cache.c: tag array with reserve-on-miss state and MSHR table; replacement
+ * through the configured cache policy. */
+#include "timing/cache.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/alloc.h"
+#include "base/log.h"
+#include "policy/registry.h"
+
+int cache_init(struct cache *c, const struct cache_geometry *g, uint32_t instance,
+               const char *what, struct err *e)
+{
+    memset(c, 0, sizeof *c);
+    if (g->sets == 0 || g->assoc == 0 || g->line == 0)
+        return err_set(e, WS_ERR_INVALID, "%s: sets, line and assoc must be positive", what);
+    if (g->line & (g->line - 1))
+        return err_set(e, WS_ERR_INVALID, "%s: line size %u is not a power of two", what,
+                       g->line);
+    if (g->assoc > 64)
+        return err_set(e, WS_ERR_INVALID, "%s: associativity %u exceeds 64", what, g->assoc);
+    struct param_set ps;
+    if (registry_cache(g->policy, &c->ops, &ps, e) != WS_OK)
+        return err_prefix(e, "%s.policy: ", what);
+    c->sets = g->sets;
+    c->assoc = g->assoc;
+    while ((1u << c->line_shift) < g->line)
+        c->line_shift++;
+    size_t n = (size_t)g->sets * g->assoc;
+    c->tag = xcalloc(n, sizeof *c->tag);
+    c->state = xcalloc(n, 1);
+    c->dirty = xcalloc(n, 1);
+    c->reused = xcalloc(n, 1);
+    c->owner_slot = xcalloc(n, sizeof *c->owner_slot);
+    c->owner_age = xcalloc(n, sizeof *c->owner_age);
+    size_t psz = c->ops->priv_size ? c->ops->priv_size(g->sets, g->assoc) : 0;
+    c->priv = xcalloc(psz ? psz : 1, 1);
+    struct cache_policy_init in = {.sets = g->sets, .ways = g->assoc, .instance = instance,
+                                   .seed = 0x5eed0000ull + instance};
+    if (c->ops->init && c->ops->init(c->priv, &ps, &in, e) != WS_OK) {
+        cache_fini(c);
+        return err_prefix(e, "%s.policy: ", what);
+    }
+    return WS_OK;
+}
+
+void cache_fini(struct cache *c)
+{
+    free(c->tag);
+    free(c->state);
+    free(c->dirty);
+    free(c->reused);
+    free(c->owner_slot);
+    free(c->owner_age);
+    free(c->priv);
+    memset(c, 0, sizeof *c);
+}
+
+int cache_probe(const struct cache *c, uint32_t set, uint64_t tag, uint32_t *way)
+{
+    size_t base = (size_t)set * c->assoc;
+    for (uint32_t w = 0; w < c->assoc; w++) {
+        if (c->state[base + w] != CACHE_INVALID && c->tag[base + w] == tag) {
+            *way = w;
+            return c->state[base + w] == CACHE_VALID ? CACHE_HIT : CACHE_HIT_RESERVED;
+        }
+    }
+    return CACHE_MISS;
+}
+
+void cache_touch(struct cache *c, uint32_t set, uint32_t way, const struct cache_access *a)
+{
+    c->reused[(size_t)set * c->assoc + way] = 1;
+    if (c->ops->on_hit)
+        c->ops->on_hit(c->priv, set, way, a);
+}
+
+int cache_bypass(struct cache *c, uint32_t set, const struct cache_access *a)
+{
+    return c->ops->bypass ? c->ops->bypass(c->priv, set, a) : 0;
+}
+
+int cache_allocate(struct cache *c, uint32_t set, uint64_t tag, const struct cache_access *a,
+                   uint32_t *way, struct cache_victim *v)
+{
+    size_t base = (size_t)set * c->assoc;
+    uint64_t cand = 0;
+    int inv = -1;
+    memset(v, 0, sizeof *v);
+    for (uint32_t w = 0; w < c->assoc; w++) {
+        uint8_t s = c->state[base + w];
+        if (s == CACHE_INVALID && inv < 0)
+            inv = (int)w;
+        if (s == CACHE_VALID)
+            cand |= 1ull << w;
+    }
+    uint32_t w;
+    if (inv >= 0) {
+        w = (uint32_t)inv;
+    } else {
+        if (!cand)
+            return -1;
+        w = c->ops->victim(c->priv, set, cand, a);
+        ws_assert(w < c->assoc && (cand >> w & 1));
+        size_t i = base + w;
+        v->valid = 1;
+        v->dirty = c->dirty[i];
+        v->tag = c->tag[i];
+        v->owner_slot = c->owner_slot[i];
+        v->owner_age = c->owner_age[i];
+        if (c->ops->on_evict)
+            c->ops->on_evict(c->priv, set, w, c->reused[i]);
+    }
+    size_t i = base + w;
+    c->tag[i] = tag;
+    c->state[i] = CACHE_RESERVED;
+    c->dirty[i] = 0;
+    c->reused[i] = 0;
+    c->owner_slot[i] = a->warp;
+    c->owner_age[i] = a->warp_age;
+    if (c->ops->on_insert)
+        c->ops->on_insert(c->priv, set, w, a);
+    *way = w;
+    return 0;
+}
+
+void cache_fill(struct cache *c, uint32_t set, uint32_t way)
+{
+    size_t i = (size_t)set * c->assoc + way;
+    ws_assert(c->state[i] == CACHE_RESERVED);
+    c->state[i] = CACHE_VALID;
+}
+
+void cache_invalidate(struct cache *c, uint32_t set, uint32_t way)
+{
+    size_t i = (size_t)set * c->assoc + way;
+    if (c->state[i] == CACHE_VALID && c->ops->on_evict)
+        c->ops->on_evict(c->priv, set, way, c->reused[i]);
+    c->state[i] = CACHE_INVALID;
+    c->dirty[i] = 0;
+}
+
+void mshr_init(struct mshr_table *m, uint32_t entries, uint32_t max_merge)
+{
+    memset(m, 0, sizeof *m);
+    m->entries = entries ? entries : 1;
+    m->max_merge = max_merge ? max_merge : 1;
+    m->line = xcalloc(m->entries, sizeof *m->line);
+    m->valid = xcalloc(m->entries, 1);
+    m->ntargets = xcalloc(m->entries, sizeof *m->ntargets);
+    m->way = xcalloc(m->entries, sizeof *m->way);
+    m->targets = xcalloc((size_t)m->entries * m->max_merge, sizeof *m->targets);
+}
+
+void mshr_fini(struct mshr_table *m)
+{
+    free(m->line);
+    free(m->valid);
+    free(m->ntargets);
+    free(m->way);
+    free(m->targets);
+    memset(m, 0, sizeof *m);
+}
+
+int mshr_find(const struct mshr_table *m, uint64_t line)
+{
+    for (uint32_t i = 0; i < m->entries; i++)
+        if (m->valid[i] && m->line[i] == line)
+            return (int)i;
+    return -1;
+}
+
+int mshr_full(const struct mshr_table *m) { return m->used == m->entries; }
+
+uint32_t mshr_alloc(struct mshr_table *m, uint64_t line, uint32_t way)
+{
+    for (uint32_t i = 0; i < m->entries; i++) {
+        if (!m->valid[i]) {
+            m->valid[i] = 1;
+            m->line[i] = line;
+            m->way[i] = way;
+            m->ntargets[i] = 0;
+            m->used++;
+            return i;
+        }
+    }
+    panic("mshr_alloc on a full table");
+}
+
+void mshr_add(struct mshr_table *m, uint32_t i, uint32_t target)
+{
+    ws_assert(m->valid[i] && m->ntargets[i] < m->max_merge);
+    m->targets[(size_t)i * m->max_merge + m->ntargets[i]++] = target;
+}
+
+void mshr_release(struct mshr_table *m, uint32_t i)
+{
+    ws_assert(m->valid[i]);
+    m->valid[i] = 0;
+    m->ntargets[i] = 0;
+    m->used--;
+}

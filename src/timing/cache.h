@@ -1,0 +1,87 @@
+/* cache.h: a policy-free tag array (valid / reserved / dirty state per line,
+ * the warp that allocated each line) plus an MSHR table, shared by the L1D,
+ * constant, instruction and L2 caches.  Replacement and insertion decisions
+ * are delegated to a cache_policy_ops resolved by name through the registry.
+ *
+ * The caller computes the set index (L1: linear line % sets; L2: the line
+ * index local to its sub-partition) and passes the line address as the tag,
+ * so tags are unique whatever the set mapping. */
+#ifndef WS_TIMING_CACHE_H
+#define WS_TIMING_CACHE_H
+
+#include <stdint.h>
+
+#include "base/err.h"
+#include "config/config.h"
+#include "policy/cache/cache_policy.h"
+
+enum cache_line_state { CACHE_INVALID = 0, CACHE_VALID, CACHE_RESERVED };
+enum cache_probe_result { CACHE_HIT, CACHE_HIT_RESERVED, CACHE_MISS };
+
+struct cache {
+    uint32_t sets, assoc, line_shift;
+    uint64_t *tag;       /* [sets * assoc] line address */
+    uint8_t *state;      /* enum cache_line_state */
+    uint8_t *dirty, *reused;
+    int32_t *owner_slot; /* warp slot that allocated the line (-1: none) */
+    uint64_t *owner_age; /* its dynamic warp id */
+    const struct cache_policy_ops *ops;
+    void *priv;
+};
+
+/* What an allocation pushed out. */
+struct cache_victim {
+    int valid;           /* a valid line was evicted */
+    int dirty;
+    uint64_t tag;
+    int32_t owner_slot;
+    uint64_t owner_age;
+};
+
+/* `what` names the cache in error messages ("l1d"). */
+int cache_init(struct cache *c, const struct cache_geometry *g, uint32_t instance,
+               const char *what, struct err *e);
+void cache_fini(struct cache *c);
+
+/* Look up tag in set; *way is set on HIT and HIT_RESERVED. */
+int cache_probe(const struct cache *c, uint32_t set, uint64_t tag, uint32_t *way);
+/* Record a hit (promotion policy). */
+void cache_touch(struct cache *c, uint32_t set, uint32_t way, const struct cache_access *a);
+/* Policy asks to bypass this miss (no allocation)? */
+int cache_bypass(struct cache *c, uint32_t set, const struct cache_access *a);
+/* Reserve a line for tag (reserve-on-miss; valid = 0 is allowed for
+ * fill-immediately users).  Returns -1 when every way is RESERVED.  The
+ * evicted line (if any) is described in *v. */
+int cache_allocate(struct cache *c, uint32_t set, uint64_t tag, const struct cache_access *a,
+                   uint32_t *way, struct cache_victim *v);
+/* RESERVED -> VALID when the data arrives. */
+void cache_fill(struct cache *c, uint32_t set, uint32_t way);
+void cache_invalidate(struct cache *c, uint32_t set, uint32_t way);
+
+/* MSHRs: fully associative by line address; each entry holds up to
+ * max_merge targets (32-bit values chosen by the owner). */
+struct mshr_table {
+    uint32_t entries, max_merge, used;
+    uint64_t *line;
+    uint8_t *valid;
+    uint32_t *ntargets;
+    uint32_t *targets;   /* [entries * max_merge] */
+    uint32_t *way;       /* cache way reserved for the line (set is implied) */
+};
+
+void mshr_init(struct mshr_table *m, uint32_t entries, uint32_t max_merge);
+void mshr_fini(struct mshr_table *m);
+/* Entry for line, or -1. */
+int mshr_find(const struct mshr_table *m, uint64_t line);
+int mshr_full(const struct mshr_table *m);
+/* New entry (caller checked !mshr_full and that none exists). */
+uint32_t mshr_alloc(struct mshr_table *m, uint64_t line, uint32_t way);
+/* Can entry i take another target? */
+static inline int mshr_can_merge(const struct mshr_table *m, uint32_t i)
+{
+    return m->ntargets[i] < m->max_merge;
+}
+void mshr_add(struct mshr_table *m, uint32_t i, uint32_t target);
+void mshr_release(struct mshr_table *m, uint32_t i);
+
+#endif

@@ -1,0 +1,89 @@
+/* coalesce.c: grouping a warp's lane addresses into memory accesses. */
+#include "timing/coalesce.h"
+
+uint32_t coalesce_segment(uint32_t size, int sectored)
+{
+    if (sectored || size <= 1)
+        return 32;
+    if (size == 2)
+        return 64;
+    return 128;
+}
+
+/* Mark bytes [lo, hi) of a segment's 128-bit byte map. */
+static void coal_mark(uint64_t bm[2], uint32_t lo, uint32_t hi)
+{
+    for (uint32_t b = lo; b < hi; b++)
+        bm[b >> 6] |= 1ull << (b & 63);
+}
+
+static int coal_touched(const uint64_t bm[2], uint32_t lo, uint32_t hi)
+{
+    for (uint32_t b = lo; b < hi; b += 32) {
+        uint64_t word = bm[b >> 6] >> (b & 63);
+        if (word & 0xffffffffull)
+            return 1;
+    }
+    return 0;
+}
+
+uint32_t coalesce_warp(const uint64_t addr[32], uint32_t mask, uint32_t size, int sectored,
+                       struct coal_access *out)
+{
+    uint32_t seg = coalesce_segment(size, sectored);
+    uint64_t bm[COAL_MAX_ACCESSES][2];
+    uint32_t n = 0;
+    if (size == 0)
+        size = 1;
+    for (uint32_t l = 0; l < 32; l++) {
+        if (!(mask >> l & 1))
+            continue;
+        uint64_t a = addr[l], end = addr[l] + size;
+        while (a < end) {
+            uint64_t base = a & ~(uint64_t)(seg - 1);
+            uint64_t stop = base + seg < end ? base + seg : end;
+            uint32_t k = 0;
+            while (k < n && out[k].addr != base)
+                k++;
+            if (k == n) {
+                if (n == COAL_MAX_ACCESSES)
+                    break; /* cannot happen for size <= 16 */
+                out[n].addr = base;
+                out[n].bytes = seg;
+                out[n].mask = 0;
+                bm[n][0] = bm[n][1] = 0;
+                n++;
+            }
+            out[k].mask |= 1u << l;
+            coal_mark(bm[k], (uint32_t)(a - base), (uint32_t)(stop - base));
+            a = stop;
+        }
+    }
+    /* halving rule: 128 -> 64 -> 32 when only one half is touched */
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t off = 0, bytes = out[k].bytes;
+        while (bytes > 32) {
+            uint32_t half = bytes / 2;
+            int lo = coal_touched(bm[k], off, off + half);
+            int hi = coal_touched(bm[k], off + half, off + bytes);
+            if (lo && hi)
+                break;
+            if (hi)
+                off += half;
+            bytes = half;
+        }
+        out[k].addr += off;
+        out[k].bytes = bytes;
+    }
+    /* ascending address order (insertion sort: n <= 64) */
+    for (uint32_t i = 1; i < n; i++) {
+        struct coal_access x = out[i];
+        uint32_t j = i;
+        while (j > 0 && out[j - 1].addr > x.addr) {
+            out[j] = out[j - 1];
+            j--;
+        }
+        out[j] = x;
+    }
+    return n;
+}

@@ -1,0 +1,236 @@
+/* dram.c: DRAM channel: policy-ranked request binding, bank state machine,
+ * GDDR timing checks and data-bus occupancy. */
+#include "timing/dram.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/alloc.h"
+#include "base/log.h"
+#include "policy/registry.h"
+
+static uint64_t dram_max(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+int dram_init(struct dram_channel *ch, const struct gpu_config *cfg, struct err *e)
+{
+    memset(ch, 0, sizeof *ch);
+    if (cfg->dram_banks == 0 || cfg->dram_queue == 0 || cfg->dram_bus_bytes == 0 ||
+        cfg->dram_data_rate == 0)
+        return err_set(e, WS_ERR_INVALID,
+                       "dram_banks, dram_queue, dram_bus_bytes and dram_data_rate must be "
+                       "positive");
+    struct param_set ps;
+    if (registry_dram(cfg->dram_sched, &ch->ops, &ps, e) != WS_OK)
+        return err_prefix(e, "dram_sched: ");
+    ch->n_banks = cfg->dram_banks;
+    ch->cap = cfg->dram_queue;
+    ch->tCCD = cfg->tCCD;
+    ch->tRRD = cfg->tRRD;
+    ch->tRCD = cfg->tRCD;
+    ch->tRCDWR = cfg->tRCD > cfg->WL + 1 ? cfg->tRCD - (cfg->WL + 1) : 1;
+    ch->tRAS = cfg->tRAS;
+    ch->tRP = cfg->tRP;
+    ch->tRC = cfg->tRC;
+    ch->CL = cfg->CL;
+    ch->WL = cfg->WL;
+    ch->blr = cfg->dram_burst / cfg->dram_data_rate;
+    if (ch->blr == 0)
+        ch->blr = 1;
+    ch->tRTW = cfg->CL + ch->blr + 2 > cfg->WL ? cfg->CL + ch->blr + 2 - cfg->WL : 0;
+    ch->tWTR = cfg->WL + ch->blr + cfg->tCDLR;
+    ch->tWTP = cfg->WL + ch->blr + cfg->tWR;
+    ch->bus_bytes_per_cycle = cfg->dram_bus_bytes * cfg->dram_data_rate;
+    ch->bank = xcalloc(ch->cap, sizeof *ch->bank);
+    ch->row = xcalloc(ch->cap, sizeof *ch->row);
+    ch->tag = xcalloc(ch->cap, sizeof *ch->tag);
+    ch->req = xcalloc(ch->cap, sizeof *ch->req);
+    ch->arrival = xcalloc(ch->cap, sizeof *ch->arrival);
+    ch->is_write = xcalloc(ch->cap, 1);
+    ch->bank_ready = xcalloc(ch->n_banks, 1);
+    ch->open_row = xcalloc(ch->n_banks, sizeof *ch->open_row);
+    ch->banks = xcalloc(ch->n_banks, sizeof *ch->banks);
+    for (uint32_t b = 0; b < ch->n_banks; b++) {
+        ch->banks[b].open_row = -1;
+        ch->banks[b].cur = MEM_REQ_NONE;
+    }
+    uint32_t rcap = ch->cap + ch->n_banks + cfg->CL + cfg->WL + 16;
+    ch->ret.cap = rcap;
+    ch->ret.v = xcalloc(rcap, sizeof *ch->ret.v);
+    ch->ret.t = xcalloc(rcap, sizeof *ch->ret.t);
+    ch->priv = xcalloc(ch->ops->priv_size ? ch->ops->priv_size : 1, 1);
+    if (ch->ops->init && ch->ops->init(ch->priv, &ps, ch->n_banks, e) != WS_OK) {
+        dram_fini(ch);
+        return err_prefix(e, "dram_sched: ");
+    }
+    return WS_OK;
+}
+
+void dram_fini(struct dram_channel *ch)
+{
+    free(ch->bank);
+    free(ch->row);
+    free(ch->tag);
+    free(ch->req);
+    free(ch->arrival);
+    free(ch->is_write);
+    free(ch->bank_ready);
+    free(ch->open_row);
+    free(ch->banks);
+    free(ch->ret.v);
+    free(ch->ret.t);
+    free(ch->priv);
+    memset(ch, 0, sizeof *ch);
+}
+
+uint32_t dram_data_cycles(const struct dram_channel *ch, uint32_t bytes)
+{
+    uint32_t c = (bytes + ch->bus_bytes_per_cycle - 1) / ch->bus_bytes_per_cycle;
+    return c > ch->blr ? c : ch->blr;
+}
+
+void dram_enqueue(struct dram_channel *ch, struct mem_pool *pool, uint32_t req, uint32_t bank,
+                  uint32_t row, uint64_t now)
+{
+    ws_assert(ch->n < ch->cap && bank < ch->n_banks);
+    struct mem_req *r = &pool->r[req];
+    uint32_t i = ch->n++;
+    ch->bank[i] = bank;
+    ch->row[i] = row;
+    ch->tag[i] = r->tag;
+    ch->req[i] = req;
+    ch->arrival[i] = now;
+    ch->is_write[i] = r->kind == MEM_REQ_WRITE;
+    r->arrival = now;
+    r->row_hit = 0;
+    r->activated = 0;
+}
+
+int dram_busy(const struct dram_channel *ch)
+{
+    return ch->n > 0 || ch->n_bound > 0 || ch->ret.n > 0;
+}
+
+static void dram_remove(struct dram_channel *ch, uint32_t i)
+{
+    uint32_t k = ch->n - i - 1;
+    memmove(&ch->bank[i], &ch->bank[i + 1], k * sizeof *ch->bank);
+    memmove(&ch->row[i], &ch->row[i + 1], k * sizeof *ch->row);
+    memmove(&ch->tag[i], &ch->tag[i + 1], k * sizeof *ch->tag);
+    memmove(&ch->req[i], &ch->req[i + 1], k * sizeof *ch->req);
+    memmove(&ch->arrival[i], &ch->arrival[i + 1], k * sizeof *ch->arrival);
+    memmove(&ch->is_write[i], &ch->is_write[i + 1], k);
+    ch->n--;
+}
+
+/* Bind queued requests to free banks, as the policy ranks them. */
+static void dram_bind(struct dram_channel *ch, uint64_t now)
+{
+    if (ch->n == 0 || ch->n_bound == ch->n_banks)
+        return;
+    for (uint32_t b = 0; b < ch->n_banks; b++) {
+        ch->bank_ready[b] = ch->banks[b].cur == MEM_REQ_NONE;
+        ch->open_row[b] = ch->banks[b].open_row;
+    }
+    while (ch->n > 0 && ch->n_bound < ch->n_banks) {
+        struct dram_view v = {.n = ch->n, .bank = ch->bank, .row = ch->row,
+                              .arrival = ch->arrival, .is_write = ch->is_write, .tag = ch->tag,
+                              .bank_ready = ch->bank_ready, .open_row = ch->open_row,
+                              .n_banks = ch->n_banks, .now = now};
+        int i = ch->ops->pick(ch->priv, &v);
+        if (i < 0)
+            return;
+        ws_assert((uint32_t)i < ch->n && ch->bank_ready[ch->bank[i]]);
+        struct dram_bank *bk = &ch->banks[ch->bank[i]];
+        bk->cur = ch->req[i];
+        bk->cur_row = ch->row[i];
+        bk->cur_write = ch->is_write[i];
+        ch->bank_ready[ch->bank[i]] = 0;
+        ch->n_bound++;
+        dram_remove(ch, (uint32_t)i);
+    }
+}
+
+static int dram_try_column(struct dram_channel *ch, struct mem_pool *pool, uint32_t b,
+                           uint64_t now)
+{
+    struct dram_bank *bk = &ch->banks[b];
+    if (bk->cur == MEM_REQ_NONE || bk->open_row != (int64_t)bk->cur_row)
+        return 0;
+    if (ring_full(&ch->ret))
+        return 0;
+    struct mem_req *r = &pool->r[bk->cur];
+    uint32_t dc = dram_data_cycles(ch, r->bytes);
+    if (bk->cur_write) {
+        if (now < bk->next_wr || now < ch->next_wr_any || now + ch->WL < ch->bus_free)
+            return 0;
+        ch->bus_free = now + ch->WL + dc;
+        ch->next_wr_any = now + ch->tCCD;
+        ch->next_rd_any = dram_max(ch->next_rd_any, now + ch->tWTR);
+        bk->next_pre = dram_max(bk->next_pre, now + ch->tWTP);
+        ch->writes++;
+    } else {
+        if (now < bk->next_rd || now < ch->next_rd_any || now + ch->CL < ch->bus_free)
+            return 0;
+        ch->bus_free = now + ch->CL + dc;
+        ch->next_rd_any = now + ch->tCCD;
+        ch->next_wr_any = dram_max(ch->next_wr_any, now + ch->tRTW);
+        bk->next_pre = dram_max(bk->next_pre, now + ch->blr);
+        ch->reads++;
+    }
+    ch->busy_cycles += dc;
+    ch->accesses++;
+    r->row_hit = !r->activated;
+    ch->row_hits += r->row_hit;
+    ring_push_t(&ch->ret, bk->cur, ch->bus_free);
+    bk->cur = MEM_REQ_NONE;
+    ch->n_bound--;
+    return 1;
+}
+
+static int dram_try_row(struct dram_channel *ch, struct mem_pool *pool, uint32_t b, uint64_t now)
+{
+    struct dram_bank *bk = &ch->banks[b];
+    if (bk->cur == MEM_REQ_NONE)
+        return 0;
+    if (bk->open_row < 0) {
+        if (now < bk->next_act || now < ch->next_act_any)
+            return 0;
+        bk->open_row = bk->cur_row;
+        bk->next_rd = now + ch->tRCD;
+        bk->next_wr = now + ch->tRCDWR;
+        bk->next_pre = now + ch->tRAS;
+        bk->next_act = now + ch->tRC;
+        ch->next_act_any = now + ch->tRRD;
+        ch->activates++;
+        pool->r[bk->cur].activated = 1;
+        return 1;
+    }
+    if (bk->open_row != (int64_t)bk->cur_row) {
+        if (now < bk->next_pre)
+            return 0;
+        bk->open_row = -1;
+        bk->next_act = dram_max(bk->next_act, now + ch->tRP);
+        return 1;
+    }
+    return 0;
+}
+
+void dram_cycle(struct dram_channel *ch, struct mem_pool *pool, uint64_t now)
+{
+    dram_bind(ch, now);
+    if (ch->n_bound == 0)
+        return;
+    uint32_t start = ch->rr;
+    if (++ch->rr == ch->n_banks)
+        ch->rr = 0;
+    for (uint32_t k = 0; k < ch->n_banks; k++) {
+        uint32_t b = start + k < ch->n_banks ? start + k : start + k - ch->n_banks;
+        if (dram_try_column(ch, pool, b, now))
+            return;
+    }
+    for (uint32_t k = 0; k < ch->n_banks; k++) {
+        uint32_t b = start + k < ch->n_banks ? start + k : start + k - ch->n_banks;
+        if (dram_try_row(ch, pool, b, now))
+            return;
+    }
+}

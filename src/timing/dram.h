@@ -1,0 +1,79 @@
+/* dram.h: one DRAM channel (memory partition): request queue, banks with
+ * open-row state, GDDR command timing and the configured request scheduler.
+ *
+ * Timing, in DRAM command-clock cycles (SPEC-policies 1.4):
+ *   ACT  needs the bank precharged, tRC since its last ACT, tRP since its PRE,
+ *        tRRD since the channel's last ACT;
+ *   PRE  needs tRAS since ACT, tWTP after a write, the read burst after a read;
+ *   RD   needs tRCD since ACT, tCCD since the last column command, tWTR after
+ *        a write, and the data bus free at t + CL;
+ *   WR   needs tRCDWR = tRCD - (WL + 1) (at least 1) since ACT, tCCD, tRTW
+ *        after a read, and the data bus free at t + WL.
+ * Derived: BL/R = dram_burst / dram_data_rate (at least 1),
+ * tRTW = CL + BL/R + 2 - WL, tWTR = WL + BL/R + tCDLR, tWTP = WL + BL/R + tWR.
+ * Data bus: a request of B bytes occupies it for
+ *   max(ceil(B / (dram_bus_bytes * dram_data_rate)), BL/R) command cycles,
+ * so the peak is dram_bus_bytes * dram_data_rate bytes per command cycle.
+ * One command per cycle; banks are scanned round-robin from a rotating start,
+ * column commands before row commands.
+ *
+ * Scheduling: each bank serves one request at a time.  Whenever banks are
+ * free, the policy (registry_dram) picks among the queued requests, seeing
+ * which banks are free and their open rows; the chosen request is bound to
+ * its bank, which then precharges / activates / issues the column command.
+ * A bank is free again as soon as its column command has issued, so row hits
+ * to one bank pipeline at tCCD / bus rate. */
+#ifndef WS_TIMING_DRAM_H
+#define WS_TIMING_DRAM_H
+
+#include <stdint.h>
+
+#include "base/err.h"
+#include "config/config.h"
+#include "policy/dram/dram_sched.h"
+#include "timing/mem_req.h"
+
+struct dram_bank {
+    int64_t open_row;         /* -1 precharged */
+    uint32_t cur;             /* bound request (pool index) or MEM_REQ_NONE */
+    uint32_t cur_row;
+    uint8_t cur_write;
+    uint64_t next_act, next_pre, next_rd, next_wr;
+};
+
+struct dram_channel {
+    uint32_t n_banks, cap;
+    /* timing */
+    uint32_t tCCD, tRRD, tRCD, tRCDWR, tRAS, tRP, tRC, CL, WL, tRTW, tWTR, tWTP, blr;
+    uint32_t bus_bytes_per_cycle;
+    /* pending requests in arrival order (structure of arrays = dram_view) */
+    uint32_t n;
+    uint32_t *bank, *row, *tag, *req;
+    uint64_t *arrival;
+    uint8_t *is_write;
+    uint8_t *bank_ready;
+    int64_t *open_row;
+    struct dram_bank *banks;
+    uint64_t next_act_any, next_rd_any, next_wr_any, bus_free;
+    uint32_t rr;
+    uint32_t n_bound;         /* banks with a bound request */
+    struct idx_ring ret;      /* completed requests (timed, dram cycles) */
+    const struct dram_sched_ops *ops;
+    void *priv;
+    /* statistics */
+    uint64_t accesses, reads, writes, row_hits, activates, busy_cycles;
+};
+
+int dram_init(struct dram_channel *ch, const struct gpu_config *cfg, struct err *e);
+void dram_fini(struct dram_channel *ch);
+
+static inline int dram_can_accept(const struct dram_channel *ch) { return ch->n < ch->cap; }
+void dram_enqueue(struct dram_channel *ch, struct mem_pool *pool, uint32_t req, uint32_t bank,
+                  uint32_t row, uint64_t now);
+/* One command cycle at `now`; finished requests go to ch->ret. */
+void dram_cycle(struct dram_channel *ch, struct mem_pool *pool, uint64_t now);
+/* Data-bus cycles of a request. */
+uint32_t dram_data_cycles(const struct dram_channel *ch, uint32_t bytes);
+int dram_busy(const struct dram_channel *ch);
+
+#endif

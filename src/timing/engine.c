@@ -1,0 +1,324 @@
+/* engine.c: the timing model's top level: builds the SMs and the memory
+ * system, dispatches CTAs under the occupancy limits, runs the cycle loop
+ * (skipping idle cycles), registers the core statistics and produces the
+ * deadlock report. */
+#include "timing/engine.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/alloc.h"
+#include "stats/stats.h"
+#include "timing/memsys.h"
+#include "timing/sm.h"
+
+#define TIMING_PROGRESS_EVERY 65536u
+
+struct timing {
+    const struct gpu_config *cfg;
+    struct stats *st;
+    struct mem_system *ms;
+    struct sm *sms;
+    uint32_t nsms;
+    uint64_t now;          /* core clock, monotonic over launches */
+    uint64_t cycles;       /* simulated cycles over every launch */
+    uint64_t kernel_cycles;/* cycles of the last launch */
+    uint64_t disp_max_ppm; /* largest per-CTA warp finish disparity, x 1e6 */
+    uint64_t next_sample;
+    uint32_t dispatch_rr;
+    timing_progress_fn progress;
+    void *progress_ctx;
+    char *report;          /* last deadlock report */
+    int broken;            /* a launch stopped half-way: state is inconsistent */
+};
+
+static const char *const lane_bins[SM_LANE_BINS] = {
+    "W0-4", "W5-8", "W9-12", "W13-16", "W17-20", "W21-24", "W25-28", "W29-32",
+};
+
+static void register_stats(struct timing *t)
+{
+    struct stats *s = t->st;
+    size_t stride = sizeof(struct sm);
+    uint32_t n = t->nsms;
+    const struct sm_counters *c = &t->sms[0].c;
+    stats_counter(s, "gpu_sim_cycle", "core cycles simulated (every launch)", &t->cycles, 1, 0);
+    stats_counter(s, "gpu_tot_sim_cycle", "core cycles simulated over every kernel",
+                  &t->cycles, 1, 0);
+    stats_ratio(s, "gpu_ipc", "thread instructions per core cycle", "gpu_sim_insn",
+                "gpu_sim_cycle", 1.0);
+    stats_counter(s, "sched_cycles", "scheduler-unit cycles (units x cycles x SMs)",
+                  &c->sched_cycles, n, stride);
+    stats_counter(s, "sched_issued", "scheduler cycles that issued", &c->sched_issued, n,
+                  stride);
+    stats_counter(s, "sched_idle_no_inst", "scheduler cycles with no valid instruction",
+                  &c->sched_idle_no_inst, n, stride);
+    stats_counter(s, "sched_not_ready",
+                  "scheduler cycles with valid instructions, none ready (RAW, barrier)",
+                  &c->sched_not_ready, n, stride);
+    stats_counter(s, "sched_pipe_stall",
+                  "scheduler cycles with a ready warp but its unit busy",
+                  &c->sched_pipe_stall, n, stride);
+    stats_counter(s, "sched_held_back", "scheduler cycles the policy issued nothing",
+                  &c->sched_held_back, n, stride);
+    stats_histogram(s, "sched_lane_activity",
+                    "issued warp instructions by active lanes (DAWS Fig. 9)", c->lanes,
+                    SM_LANE_BINS, lane_bins, n, stride);
+    stats_counter(s, "ctas_completed", "CTAs completed on the timing model", &c->ctas_done, n,
+                  stride);
+    stats_counter(s, "cta_disparity_sum_ppm",
+                  "sum over CTAs of (slowest-fastest warp finish)/CTA time x 1e6",
+                  &c->cta_disparity_sum_ppm, n, stride);
+    stats_ratio(s, "cta_disparity_avg",
+                "average per-CTA warp execution-time disparity (CAWA Fig. 1)",
+                "cta_disparity_sum_ppm", "ctas_completed", 1e-6);
+    stats_counter(s, "cta_disparity_max_ppm",
+                  "largest per-CTA warp execution-time disparity x 1e6", &t->disp_max_ppm, 1,
+                  0);
+    stats_counter(s, "ifetch_misses", "instruction fetches that missed the L1I",
+                  &c->ifetch_miss, n, stride);
+    stats_timeline_column(s, "alu_inflight", &c->alu_inflight, n, stride);
+    stats_timeline_column(s, "mem_inflight", &c->mem_inflight, n, stride);
+    stats_timeline_column(s, "active_warps", &c->active_warps, n, stride);
+}
+
+int timing_new(const struct gpu_config *cfg, const struct dev_mem *mem, struct stats *st,
+               struct timing **out, struct err *e)
+{
+    struct timing *t = xcalloc(1, sizeof *t);
+    t->cfg = cfg;
+    t->st = st;
+    int rc = memsys_new(cfg, mem, st, &t->ms, e);
+    if (rc != WS_OK) {
+        free(t);
+        return rc;
+    }
+    t->nsms = cfg->n_sms ? cfg->n_sms : 1;
+    t->sms = xcalloc(t->nsms, sizeof *t->sms);
+    for (uint32_t i = 0; i < t->nsms; i++) {
+        rc = sm_init(&t->sms[i], i, cfg, t->ms, st, e);
+        if (rc != WS_OK) {
+            timing_free(t);
+            return rc;
+        }
+    }
+    if (st)
+        register_stats(t);
+    *out = t;
+    return WS_OK;
+}
+
+void timing_free(struct timing *t)
+{
+    if (!t)
+        return;
+    if (t->sms)
+        for (uint32_t i = 0; i < t->nsms; i++)
+            sm_fini(&t->sms[i]);
+    free(t->sms);
+    memsys_free(t->ms);
+    free(t->report);
+    free(t);
+}
+
+void timing_set_progress(struct timing *t, timing_progress_fn fn, void *ctx)
+{
+    t->progress = fn;
+    t->progress_ctx = ctx;
+}
+
+uint64_t timing_cycles(const struct timing *t)
+{
+    return t->cycles;
+}
+
+const char *timing_report(const struct timing *t)
+{
+    return t->report ? t->report : "";
+}
+
+uint32_t timing_regs_per_thread(const struct ptx_module *m, uint32_t func)
+{
+    const struct ptx_func *f = &m->funcs[func];
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < f->nregs; i++) {
+        enum ptx_type ty = (enum ptx_type)f->regs[i].type;
+        if (ty == PTX_T_PRED)
+            continue;
+        unsigned sz = ptx_type_size(ty);
+        n += sz > 4 ? (sz + 3) / 4 : 1;
+    }
+    return n > 63 ? 63 : n;
+}
+
+void timing_dump(const struct timing *t, FILE *out)
+{
+    for (uint32_t i = 0; i < t->nsms; i++)
+        if (sm_busy(&t->sms[i]))
+            sm_dump(&t->sms[i], out);
+    memsys_dump(t->ms, out);
+}
+
+static int deadlock(struct timing *t, const struct timing_launch *L, uint64_t idle,
+                    struct err *e)
+{
+    free(t->report);
+    t->report = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&t->report, &len);
+    if (f) {
+        timing_dump(t, f);
+        fclose(f);
+    }
+    return err_set(e, WS_ERR_DEADLOCK,
+                   "kernel '%s': no progress for %" PRIu64 " cycles at cycle %" PRIu64
+                   " (deadlock_cycles %" PRIu64 "):\n%.700s",
+                   L->m->funcs[L->k->func].name, idle, t->now, t->cfg->deadlock_cycles,
+                   t->report ? t->report : "");
+}
+
+static void sample_timeline(struct timing *t)
+{
+    uint64_t iv = t->cfg->timeline_interval;
+    if (!iv || !t->st)
+        return;
+    while (t->cycles >= t->next_sample) {
+        stats_timeline_sample(t->st, t->next_sample);
+        t->next_sample += iv;
+    }
+}
+
+static int launch_fits(const struct timing *t, const struct func_kernel *k, uint32_t regs,
+                       uint32_t shared, struct err *e)
+{
+    const struct gpu_config *c = t->cfg;
+    const char *name = k->m->funcs[k->func].name;
+    if (k->threads_per_cta > c->max_threads_per_sm)
+        return err_set(e, WS_ERR_LAUNCH,
+                       "kernel '%s': a CTA of %u threads exceeds max_threads_per_sm %u", name,
+                       k->threads_per_cta, c->max_threads_per_sm);
+    if (k->warps_per_cta > c->max_warps_per_sm)
+        return err_set(e, WS_ERR_LAUNCH,
+                       "kernel '%s': a CTA of %u warps exceeds max_warps_per_sm %u", name,
+                       k->warps_per_cta, c->max_warps_per_sm);
+    if (c->max_ctas_per_sm == 0)
+        return err_set(e, WS_ERR_LAUNCH, "kernel '%s': max_ctas_per_sm is 0", name);
+    if (regs > c->regs_per_sm)
+        return err_set(e, WS_ERR_LAUNCH,
+                       "kernel '%s': a CTA needs %u registers, more than regs_per_sm %u", name,
+                       regs, c->regs_per_sm);
+    if (shared > c->shared_per_sm)
+        return err_set(e, WS_ERR_LAUNCH,
+                       "kernel '%s': a CTA needs %u bytes of shared memory, more than "
+                       "shared_per_sm %u",
+                       name, shared, c->shared_per_sm);
+    return WS_OK;
+}
+
+int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
+{
+    const struct ptx_module *m = k->m;
+    if (t->broken)
+        return err_set(e, WS_ERR_INVALID,
+                       "the timing model stopped after an earlier error; create a new gpu");
+    uint32_t rpt = timing_regs_per_thread(m, k->func);
+    uint32_t regs = rpt * k->threads_per_cta;
+    uint32_t shared = (uint32_t)(m->shared_static_size + k->dyn_shared);
+    int rc = launch_fits(t, k, regs, shared, e);
+    if (rc != WS_OK)
+        return rc;
+    struct timing_launch L;
+    L.k = k;
+    L.m = m;
+    L.an = k->an;
+    L.max_warp_insn = k->env->cfg.max_warp_insn;
+    L.regs = xcalloc(m->ninsts ? m->ninsts : 1, sizeof *L.regs);
+    uint32_t nregs = 1;
+    for (uint32_t pc = 0; pc < m->ninsts; pc++)
+        scoreboard_inst_regs(m, pc, &L.regs[pc]);
+    for (uint32_t f = 0; f < m->nfuncs; f++)
+        if (m->funcs[f].nregs > nregs)
+            nregs = m->funcs[f].nregs;
+    for (uint32_t i = 0; i < t->nsms; i++)
+        sm_launch_begin(&t->sms[i], &L, nregs, t->now);
+    k->env->stats->kernels_launched++;
+
+    uint64_t nctas = (uint64_t)k->grid[0] * k->grid[1] * k->grid[2];
+    uint64_t next_cta = 0, start = t->now, last_progress = t->now;
+    uint64_t next_report = t->cycles + TIMING_PROGRESS_EVERY;
+    uint64_t dl = t->cfg->deadlock_cycles;
+    for (;;) {
+        uint64_t now = t->now;
+        int progress = 0;
+        for (uint32_t i = 0; i < t->nsms && next_cta < nctas; i++) {
+            uint32_t s = (t->dispatch_rr + i) % t->nsms;
+            if (sm_cta_fits(&t->sms[s], k->threads_per_cta, k->warps_per_cta, regs, shared)) {
+                sm_cta_launch(&t->sms[s], (uint32_t)next_cta++, regs, shared, now);
+                t->dispatch_rr = (s + 1) % t->nsms;
+                progress = 1;
+            }
+        }
+        int busy = 0;
+        for (uint32_t i = 0; i < t->nsms; i++) {
+            rc = sm_cycle(&t->sms[i], now, e);
+            if (rc != WS_OK)
+                goto out;
+            progress |= t->sms[i].progressed;
+            busy |= sm_busy(&t->sms[i]) || t->sms[i].wheel_pending;
+        }
+        memsys_cycle(t->ms, now);
+        t->now++;
+        t->cycles++;
+        sample_timeline(t);
+        if (next_cta >= nctas && !busy)
+            break;
+        if (progress) {
+            last_progress = t->now;
+        } else {
+            /* skip to the next cycle where anything can happen */
+            uint64_t next = memsys_next_event(t->ms, t->now);
+            int idle = 1;
+            for (uint32_t i = 0; i < t->nsms && idle; i++) {
+                int sidle;
+                uint64_t n = sm_next_event(&t->sms[i], now, &sidle);
+                idle &= sidle;
+                if (n < next)
+                    next = n;
+            }
+            if (next == UINT64_MAX && !memsys_busy(t->ms)) {
+                rc = deadlock(t, &L, t->now - last_progress, e);
+                goto out;
+            }
+            if (idle && next > t->now && next != UINT64_MAX) {
+                uint64_t n = next - t->now;
+                if (dl && t->now + n - last_progress > dl)
+                    n = last_progress + dl + 1 > t->now ? last_progress + dl + 1 - t->now : 0;
+                for (uint32_t i = 0; i < t->nsms; i++)
+                    sm_skip(&t->sms[i], n);
+                t->now += n;
+                t->cycles += n;
+                sample_timeline(t);
+            }
+            if (dl && t->now - last_progress > dl) {
+                rc = deadlock(t, &L, t->now - last_progress, e);
+                goto out;
+            }
+        }
+        if (t->progress && t->cycles >= next_report) {
+            next_report = t->cycles + TIMING_PROGRESS_EVERY;
+            t->progress(t->progress_ctx, t->cycles, k->env->stats->gpu_sim_insn);
+        }
+    }
+out:
+    if (rc != WS_OK)
+        t->broken = 1;
+    t->kernel_cycles = t->now - start;
+    for (uint32_t i = 0; i < t->nsms; i++) {
+        if (t->sms[i].c.cta_disparity_max_ppm > t->disp_max_ppm)
+            t->disp_max_ppm = t->sms[i].c.cta_disparity_max_ppm;
+        t->sms[i].L = NULL;
+    }
+    free(L.regs);
+    return rc;
+}

@@ -1,0 +1,61 @@
+/* engine.h: the timing model's top level: the SMs, the memory system, the
+ * CTA dispatcher and the cycle loop that runs one kernel launch.
+ *
+ * Data flow per core cycle: dispatch (at most one CTA per SM, round robin
+ * over SMs, within the occupancy limits) -> sm_cycle() of every SM ->
+ * memsys_cycle().  Cycles in which nothing can happen are skipped to the
+ * next writeback, fetch or memory event.  A watchdog stops a run that makes
+ * no progress for deadlock_cycles with WS_ERR_DEADLOCK and a per-warp report.
+ *
+ * A struct timing is built once per gpu from its configuration (the first
+ * timing launch) and reused by later launches; its counters accumulate. */
+#ifndef WS_TIMING_ENGINE_H
+#define WS_TIMING_ENGINE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/err.h"
+#include "config/config.h"
+#include "func/func.h"
+#include "timing/scoreboard.h"
+
+struct stats;
+struct dev_mem;
+struct timing;
+
+/* State of the launch being simulated, shared by the SMs. */
+struct timing_launch {
+    struct func_kernel *k;
+    const struct ptx_module *m;
+    const struct analysis *an;
+    struct sb_inst_regs *regs; /* [m->ninsts] */
+    uint64_t max_warp_insn;
+};
+
+/* Called about every 2^16 simulated cycles during a launch. */
+typedef void (*timing_progress_fn)(void *ctx, uint64_t cycle, uint64_t insn);
+
+/* Build from cfg (borrowed for the lifetime of the timing object). */
+int timing_new(const struct gpu_config *cfg, const struct dev_mem *mem, struct stats *st,
+               struct timing **out, struct err *e);
+void timing_free(struct timing *t);
+void timing_set_progress(struct timing *t, timing_progress_fn fn, void *ctx);
+
+/* Registers per thread used for occupancy: the kernel's declared registers
+ * in 32-bit units (predicates excluded), capped at 63. */
+uint32_t timing_regs_per_thread(const struct ptx_module *m, uint32_t func);
+
+/* Run launch k to completion on the timing model. */
+int timing_run(struct timing *t, struct func_kernel *k, struct err *e);
+
+/* Cycles simulated over every launch. */
+uint64_t timing_cycles(const struct timing *t);
+
+/* Text of the last deadlock report ("" if none). */
+const char *timing_report(const struct timing *t);
+
+/* Deadlock report: every SM's resident warps, then the memory system. */
+void timing_dump(const struct timing *t, FILE *out);
+
+#endif

@@ -1,0 +1,122 @@
+/* mem_req.h: memory requests (one line- or segment-sized packet travelling
+ * from an L1 to L2/DRAM and back), the fixed-capacity pool that owns them,
+ * and the index rings the memory system queues them in.
+ *
+ * Requests are addressed by 32-bit pool index everywhere (queues, MSHR
+ * targets), so nothing in the cycle loop allocates.  Rings are FIFO queues of
+ * indices; a timed ring also carries the cycle (of the owning clock domain)
+ * at which its entry becomes visible.  Entries of a timed ring are pushed in
+ * non-decreasing time order by construction (constant latency per ring), so
+ * only the head needs checking. */
+#ifndef WS_TIMING_MEM_REQ_H
+#define WS_TIMING_MEM_REQ_H
+
+#include <stdint.h>
+
+#include "base/log.h"
+
+#define MEM_REQ_NONE UINT32_MAX
+
+enum mem_req_kind { MEM_REQ_READ, MEM_REQ_WRITE, MEM_REQ_ATOMIC };
+
+/* Where the reply of a request goes when it reaches its SM. */
+enum mem_req_dest {
+    MEM_DEST_NONE,  /* no reply (stores, write-backs) */
+    MEM_DEST_L1D,   /* fill the L1D line and wake the MSHR targets */
+    MEM_DEST_L1C,   /* fill the constant-cache line */
+    MEM_DEST_INST,  /* no cache: complete instruction `inst` directly */
+};
+
+struct mem_req {
+    uint64_t addr;     /* byte address of the line/segment (physical) */
+    uint64_t t_l2q;    /* l2 cycle it entered its L2 bank queue */
+    uint64_t arrival;  /* dram cycle it entered the DRAM queue */
+    uint64_t age;      /* dynamic warp id */
+    uint32_t bytes;    /* data bytes moved */
+    uint32_t sm, pc, tag;
+    uint32_t sub;      /* memory sub-partition (global index) */
+    int32_t slot;      /* warp slot, -1 for L2-originated write-backs */
+    uint32_t inst;     /* MEM_DEST_INST: instruction-table index on the SM */
+    uint32_t next;     /* free-list link */
+    uint8_t kind;      /* enum mem_req_kind */
+    uint8_t dest;      /* enum mem_req_dest */
+    uint8_t row_hit;   /* DRAM: served without its own activation */
+    uint8_t activated; /* DRAM: an ACT was issued for it */
+};
+
+struct mem_pool {
+    struct mem_req *r;
+    uint32_t cap, nfree, free_head;
+};
+
+static inline uint32_t mem_pool_alloc(struct mem_pool *p)
+{
+    if (p->free_head == MEM_REQ_NONE)
+        return MEM_REQ_NONE;
+    uint32_t i = p->free_head;
+    p->free_head = p->r[i].next;
+    p->nfree--;
+    return i;
+}
+
+static inline void mem_pool_release(struct mem_pool *p, uint32_t i)
+{
+    ws_assert(i < p->cap);
+    p->r[i].next = p->free_head;
+    p->free_head = i;
+    p->nfree++;
+}
+
+/* FIFO of indices with a fixed capacity (any positive count). */
+struct idx_ring {
+    uint32_t *v;
+    uint64_t *t;  /* NULL for untimed rings */
+    uint32_t cap, head, n;
+};
+
+static inline int ring_full(const struct idx_ring *q) { return q->n == q->cap; }
+static inline int ring_empty(const struct idx_ring *q) { return q->n == 0; }
+
+static inline void ring_push_t(struct idx_ring *q, uint32_t v, uint64_t t)
+{
+    ws_assert(q->n < q->cap);
+    uint32_t at = q->head + q->n;
+    if (at >= q->cap)
+        at -= q->cap;
+    q->v[at] = v;
+    if (q->t)
+        q->t[at] = t;
+    q->n++;
+}
+
+static inline void ring_push(struct idx_ring *q, uint32_t v) { ring_push_t(q, v, 0); }
+
+static inline uint32_t ring_head(const struct idx_ring *q) { return q->v[q->head]; }
+static inline uint64_t ring_head_t(const struct idx_ring *q) { return q->t[q->head]; }
+
+/* Timed ring: is the head visible at `now`? */
+static inline int ring_ready(const struct idx_ring *q, uint64_t now)
+{
+    return q->n > 0 && q->t[q->head] <= now;
+}
+
+static inline uint32_t ring_pop(struct idx_ring *q)
+{
+    ws_assert(q->n > 0);
+    uint32_t v = q->v[q->head];
+    if (++q->head == q->cap)
+        q->head = 0;
+    q->n--;
+    return v;
+}
+
+/* Entry i (0 = head), for dumps and scans. */
+static inline uint32_t ring_at(const struct idx_ring *q, uint32_t i)
+{
+    uint32_t at = q->head + i;
+    if (at >= q->cap)
+        at -= q->cap;
+    return q->v[at];
+}
+
+#endif

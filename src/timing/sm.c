@@ -1,0 +1,802 @@
+/* sm.c: one SM of the timing model: warp slots, instruction buffers and
+ * fetch, scoreboard checks, scheduler units calling the warp-scheduling
+ * policy, execution units with a writeback wheel, the LD/ST hand-off to the
+ * memory system, barriers, warp exit and CTA completion (SPEC-policies 1.1). */
+#include "timing/sm.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/alloc.h"
+#include "base/log.h"
+#include "policy/registry.h"
+#include "stats/stats.h"
+#include "timing/engine.h"
+
+enum sm_class { CLS_ISSUED, CLS_NO_INST, CLS_NOT_READY, CLS_PIPE, CLS_HELD };
+
+static inline unsigned popc32(uint32_t x)
+{
+    return (unsigned)__builtin_popcount(x);
+}
+
+static int iclass_is_mem(unsigned c)
+{
+    return (c >= ICLASS_LOAD_GLOBAL && c <= ICLASS_ATOMIC);
+}
+
+static int iclass_is_long_load(unsigned c)
+{
+    return c == ICLASS_LOAD_GLOBAL || c == ICLASS_LOAD_LOCAL || c == ICLASS_ATOMIC;
+}
+
+/* ---- events to policies ---------------------------------------------------- */
+
+static void unit_event(struct sm *sm, uint32_t unit, struct sched_event *ev)
+{
+    struct sm_sched_unit *U = &sm->units[unit];
+    if (U->ops->on_event)
+        U->ops->on_event(U->priv, ev);
+}
+
+/* Event about SM slot `slot` (or every unit when slot < 0). */
+static void slot_event(struct sm *sm, int32_t slot, uint32_t kind, uint32_t pc, uint64_t now)
+{
+    struct sched_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = kind;
+    ev.pc = pc;
+    ev.now = now;
+    if (slot < 0) {
+        ev.slot = -1;
+        for (uint32_t u = 0; u < sm->nunits; u++)
+            unit_event(sm, u, &ev);
+        return;
+    }
+    const struct sm_warp *w = &sm->warps[slot];
+    ev.slot = (int32_t)((uint32_t)slot / sm->nunits);
+    ev.cta = w->cta_slot;
+    ev.age = w->age;
+    unit_event(sm, (uint32_t)slot % sm->nunits, &ev);
+}
+
+static void mem_listener(void *ctx, const struct sched_event *ev)
+{
+    struct sm *sm = ctx;
+    struct sched_event e2 = *ev;
+    if (ev->slot < 0 || (uint32_t)ev->slot >= sm->nslots) {
+        e2.slot = -1;
+        for (uint32_t u = 0; u < sm->nunits; u++)
+            unit_event(sm, u, &e2);
+        return;
+    }
+    e2.slot = (int32_t)((uint32_t)ev->slot / sm->nunits);
+    unit_event(sm, (uint32_t)ev->slot % sm->nunits, &e2);
+}
+
+/* ---- construction ----------------------------------------------------------- */
+
+static void pipe_init(struct sm_pipe *p, uint32_t n, uint32_t lat, uint32_t ii)
+{
+    p->n = n ? n : 1;
+    p->latency = lat ? lat : 1;
+    p->ii = ii ? ii : 1;
+    p->free_at = xcalloc(p->n, sizeof *p->free_at);
+}
+
+int sm_init(struct sm *sm, uint32_t id, const struct gpu_config *cfg, struct mem_system *ms,
+            struct stats *st, struct err *e)
+{
+    memset(sm, 0, sizeof *sm);
+    sm->id = id;
+    sm->cfg = cfg;
+    sm->ms = ms;
+    sm->nslots = cfg->max_warps_per_sm ? cfg->max_warps_per_sm : 1;
+    sm->nunits = cfg->n_schedulers ? cfg->n_schedulers : 1;
+    uint32_t per_unit = (sm->nslots + sm->nunits - 1) / sm->nunits;
+    if (per_unit > SCHED_MAX_WARPS)
+        return err_set(e, WS_ERR_INVALID,
+                       "max_warps_per_sm %u with n_schedulers %u gives %u warps per scheduler "
+                       "(at most %u)",
+                       sm->nslots, sm->nunits, per_unit, SCHED_MAX_WARPS);
+    sm->warps = xcalloc(sm->nslots, sizeof *sm->warps);
+    sm->nctas = cfg->max_ctas_per_sm ? cfg->max_ctas_per_sm : 1;
+    sm->ctas = xcalloc(sm->nctas, sizeof *sm->ctas);
+    sm->fctas = xcalloc(sm->nctas, sizeof *sm->fctas);
+    sm->units = xcalloc(sm->nunits, sizeof *sm->units);
+    for (uint32_t u = 0; u < sm->nunits; u++) {
+        struct sm_sched_unit *U = &sm->units[u];
+        struct param_set ps;
+        int rc = registry_sched(cfg->sched, &U->ops, &ps, e);
+        if (rc != WS_OK)
+            return rc;
+        U->priv = xcalloc(1, U->ops->priv_size ? U->ops->priv_size : 1);
+        uint32_t ns = 0;
+        for (uint32_t s = u; s < sm->nslots; s += sm->nunits)
+            ns++;
+        struct sched_init in = {ns, id, u, sm->nunits};
+        if (U->ops->init) {
+            rc = U->ops->init(U->priv, &ps, &in, e);
+            if (rc != WS_OK)
+                return rc;
+        }
+        U->view.nslots = ns;
+        U->view.age = U->age;
+        U->view.pc = U->pc;
+        U->view.active = U->active;
+        U->view.cta = U->cta;
+        U->view.last_issued = -1;
+        U->last_class = CLS_NO_INST;
+        if (U->ops->stats && st)
+            U->ops->stats(U->priv, st, id, u);
+    }
+    pipe_init(&sm->pipes[SM_UNIT_SP], cfg->sp_units, cfg->sp_latency, cfg->sp_ii);
+    pipe_init(&sm->pipes[SM_UNIT_SFU], cfg->sfu_units, cfg->sfu_latency, cfg->sfu_ii);
+    pipe_init(&sm->pipes[SM_UNIT_DP], cfg->dp_units, cfg->dp_latency, cfg->dp_ii);
+    pipe_init(&sm->pipes[SM_UNIT_INT], cfg->int_units, cfg->int_latency, cfg->int_ii);
+    pipe_init(&sm->pipes[SM_UNIT_MEM], 1, 1, 1);
+    for (unsigned c = 0; c < ICLASS_COUNT; c++) {
+        uint8_t u = SM_UNIT_SP;
+        if (c == ICLASS_SFU)
+            u = SM_UNIT_SFU;
+        else if (c == ICLASS_DP)
+            u = cfg->dp_units ? SM_UNIT_DP : SM_UNIT_SFU;
+        else if (c == ICLASS_INT)
+            u = cfg->int_units ? SM_UNIT_INT : SM_UNIT_SP;
+        else if (iclass_is_mem(c))
+            u = SM_UNIT_MEM;
+        sm->unit_map[c] = u;
+    }
+    uint32_t maxlat = 2;
+    for (int u = 0; u < SM_UNIT_COUNT; u++)
+        if (sm->pipes[u].latency + 2 > maxlat)
+            maxlat = sm->pipes[u].latency + 2;
+    sm->wheel_size = 4;
+    while (sm->wheel_size <= maxlat)
+        sm->wheel_size *= 2;
+    sm->wheel = xcalloc(sm->wheel_size, sizeof *sm->wheel);
+    sm->ntok = sm->nslots * 4;
+    sm->tok = xcalloc(sm->ntok, sizeof *sm->tok);
+    for (uint32_t i = 0; i < sm->ntok; i++)
+        sm->tok[i].next_free = i + 1;
+    sm->tok_free = 0;
+    memsys_set_listener(ms, id, mem_listener, sm);
+    return WS_OK;
+}
+
+void sm_fini(struct sm *sm)
+{
+    if (sm->units)
+        for (uint32_t u = 0; u < sm->nunits; u++)
+            free(sm->units[u].priv);
+    free(sm->units);
+    for (int u = 0; u < SM_UNIT_COUNT; u++)
+        free(sm->pipes[u].free_at);
+    if (sm->wheel)
+        for (uint32_t i = 0; i < sm->wheel_size; i++)
+            free(sm->wheel[i].e);
+    free(sm->wheel);
+    free(sm->tok);
+    if (sm->fctas)
+        for (uint32_t i = 0; i < sm->nctas; i++)
+            func_cta_fini(&sm->fctas[i]);
+    free(sm->fctas);
+    free(sm->ctas);
+    free(sm->warps);
+    scoreboard_fini(&sm->sb);
+    memset(sm, 0, sizeof *sm);
+}
+
+void sm_launch_begin(struct sm *sm, struct timing_launch *L, uint32_t nregs, uint64_t now)
+{
+    sm->L = L;
+    scoreboard_init(&sm->sb, sm->nslots, nregs);
+    for (uint32_t u = 0; u < sm->nunits; u++) {
+        struct sm_sched_unit *U = &sm->units[u];
+        U->view.pcinfo = L->an->pc;
+        U->view.last_issued = -1;
+    }
+    slot_event(sm, -1, SCHED_EV_KERNEL_START, 0, now);
+}
+
+/* ---- warp state --------------------------------------------------------------- */
+
+static uint32_t warp_next_pc(const struct sm_warp *w, uint32_t *active)
+{
+    const struct func_warp *fw = w->fw;
+    if (w->done || fw->state == FUNC_WARP_DONE || fw->depth == 0) {
+        *active = 0;
+        return PC_EXIT;
+    }
+    const struct simt_entry *top = &fw->stack[fw->depth - 1];
+    *active = popc32(top->mask);
+    return top->pc;
+}
+
+/* Recompute the ready bits of one slot from its state. */
+static void warp_refresh(struct sm *sm, uint32_t slot)
+{
+    struct sm_warp *w = &sm->warps[slot];
+    struct sm_sched_unit *U = &sm->units[slot % sm->nunits];
+    uint32_t i = slot / sm->nunits;
+    uint64_t bit = 1ull << i, keep = ~bit;
+    struct sched_view *v = &U->view;
+    w->dirty = 0;
+    v->valid &= keep;
+    v->next_is_load &= keep;
+    v->next_is_mem &= keep;
+    v->long_op_pending &= keep;
+    v->at_barrier &= keep;
+    U->has_inst &= keep;
+    U->can_issue &= keep;
+    for (int u = 0; u < SM_UNIT_COUNT; u++)
+        U->unit_mask[u] &= keep;
+    if (!w->valid || w->done)
+        return;
+    v->valid |= bit;
+    if (scoreboard_has_long(&sm->sb, slot))
+        v->long_op_pending |= bit;
+    if (w->at_bar)
+        v->at_barrier |= bit;
+    uint32_t active;
+    uint32_t pc = warp_next_pc(w, &active);
+    if (pc == PC_EXIT)
+        return;
+    U->pc[i] = pc;
+    U->active[i] = active;
+    const struct timing_launch *L = sm->L;
+    unsigned ic = L->an->pc[pc].iclass;
+    if (iclass_is_mem(ic)) {
+        v->next_is_mem |= bit;
+        if (ic == ICLASS_LOAD_GLOBAL || ic == ICLASS_LOAD_LOCAL)
+            v->next_is_load |= bit;
+    }
+    U->unit_mask[sm->unit_map[ic]] |= bit;
+    if (w->ib_n == 0 || w->ib_pc != pc)
+        return;
+    U->has_inst |= bit;
+    if (w->at_bar)
+        return;
+    if (ic == ICLASS_MEMBAR && w->pend_stores > 0)
+        return;
+    if (scoreboard_hazard(&sm->sb, slot, &L->regs[pc]))
+        return;
+    U->can_issue |= bit;
+}
+
+static void cta_complete(struct sm *sm, uint32_t cs, uint64_t now)
+{
+    struct sm_cta *c = &sm->ctas[cs];
+    (void)now;
+    uint64_t span = c->last_finish - c->first_finish;
+    uint64_t total = c->last_finish - c->start;
+    uint64_t ppm = total ? span * 1000000u / total : 0;
+    sm->c.cta_disparity_sum_ppm += ppm;
+    if (ppm > sm->c.cta_disparity_max_ppm)
+        sm->c.cta_disparity_max_ppm = ppm;
+    sm->c.ctas_done++;
+    sm->used_threads -= c->threads;
+    sm->used_regs -= c->regs;
+    sm->used_shared -= c->shared;
+    sm->used_ctas--;
+    c->used = 0;
+}
+
+/* Free the slot when the warp finished and nothing of it is in flight. */
+static void warp_try_free(struct sm *sm, uint32_t slot, uint64_t now)
+{
+    struct sm_warp *w = &sm->warps[slot];
+    if (!w->valid || !w->done || w->pend_wb || w->pend_mem)
+        return;
+    struct sm_cta *c = &sm->ctas[w->cta_slot];
+    w->valid = 0;
+    scoreboard_clear_warp(&sm->sb, slot);
+    warp_refresh(sm, slot);
+    sm->used_warps--;
+    sm->c.active_warps--;
+    if (--c->warps_left == 0)
+        cta_complete(sm, w->cta_slot, now);
+}
+
+/* ---- CTA launch ----------------------------------------------------------------- */
+
+int sm_cta_fits(const struct sm *sm, uint32_t threads, uint32_t warps, uint32_t regs,
+                uint32_t shared)
+{
+    const struct gpu_config *cfg = sm->cfg;
+    return sm->used_ctas < sm->nctas && sm->used_warps + warps <= sm->nslots &&
+           sm->used_threads + threads <= cfg->max_threads_per_sm &&
+           sm->used_regs + regs <= cfg->regs_per_sm &&
+           sm->used_shared + shared <= cfg->shared_per_sm;
+}
+
+void sm_cta_launch(struct sm *sm, uint32_t linear, uint32_t regs, uint32_t shared,
+                   uint64_t now)
+{
+    struct timing_launch *L = sm->L;
+    uint32_t cs = 0;
+    while (cs < sm->nctas && sm->ctas[cs].used)
+        cs++;
+    ws_assert(cs < sm->nctas);
+    struct func_cta *fc = &sm->fctas[cs];
+    func_cta_init(fc, L->k, linear);
+    struct sm_cta *c = &sm->ctas[cs];
+    memset(c, 0, sizeof *c);
+    c->used = 1;
+    c->nwarps = c->warps_left = fc->nwarps;
+    c->threads = L->k->threads_per_cta;
+    c->regs = regs;
+    c->shared = shared;
+    c->start = now;
+    c->first_finish = UINT64_MAX;
+    sm->used_ctas++;
+    sm->used_threads += c->threads;
+    sm->used_regs += regs;
+    sm->used_shared += shared;
+    struct func_stats *fs = L->k->env->stats;
+    fs->ctas_launched++;
+    fs->warps_launched += fc->nwarps;
+    uint32_t slot = 0;
+    for (uint32_t wi = 0; wi < fc->nwarps; wi++) {
+        while (slot < sm->nslots && sm->warps[slot].valid)
+            slot++;
+        ws_assert(slot < sm->nslots);
+        struct sm_warp *w = &sm->warps[slot];
+        memset(w, 0, sizeof *w);
+        w->valid = 1;
+        w->cta = fc;
+        w->fw = &fc->warps[wi];
+        w->cta_slot = cs;
+        w->age = sm->next_age++;
+        w->issued_cycle = UINT64_MAX;
+        uint32_t act;
+        w->ib_pc = warp_next_pc(w, &act);
+        struct sm_sched_unit *U = &sm->units[slot % sm->nunits];
+        U->age[slot / sm->nunits] = w->age;
+        U->cta[slot / sm->nunits] = cs;
+        scoreboard_clear_warp(&sm->sb, slot);
+        warp_refresh(sm, slot);
+        sm->used_warps++;
+        sm->c.active_warps++;
+        slot_event(sm, (int32_t)slot, SCHED_EV_WARP_LAUNCH, w->ib_pc, now);
+    }
+}
+
+int sm_busy(const struct sm *sm)
+{
+    return sm->used_ctas != 0;
+}
+
+/* ---- writeback wheel and memory completions -------------------------------------- */
+
+static void wheel_add(struct sm *sm, uint64_t at, uint32_t slot, uint32_t pc)
+{
+    struct sm_wheel_bucket *b = &sm->wheel[at & (sm->wheel_size - 1)];
+    struct sm_wb *x = ARRAY_PUSH(b->e, b->n, b->cap);
+    x->slot = slot;
+    x->pc = pc;
+    sm->wheel_pending++;
+}
+
+static void writebacks(struct sm *sm, uint64_t now)
+{
+    struct sm_wheel_bucket *b = &sm->wheel[now & (sm->wheel_size - 1)];
+    for (size_t i = 0; i < b->n; i++) {
+        struct sm_wb *x = &b->e[i];
+        struct sm_warp *w = &sm->warps[x->slot];
+        scoreboard_release(&sm->sb, x->slot, &sm->L->regs[x->pc]);
+        w->pend_wb--;
+        sm->c.alu_inflight--;
+        w->dirty = 1;
+        warp_try_free(sm, x->slot, now);
+        sm->progressed = 1;
+    }
+    sm->wheel_pending -= b->n;
+    b->n = 0;
+}
+
+static uint32_t tok_alloc(struct sm *sm)
+{
+    if (sm->tok_free >= sm->ntok) {
+        uint32_t old = sm->ntok;
+        sm->ntok *= 2;
+        sm->tok = xrealloc(sm->tok, sm->ntok * sizeof *sm->tok);
+        memset(sm->tok + old, 0, (sm->ntok - old) * sizeof *sm->tok);
+        for (uint32_t i = old; i < sm->ntok; i++)
+            sm->tok[i].next_free = i + 1;
+        sm->tok_free = old;
+    }
+    uint32_t t = sm->tok_free;
+    sm->tok_free = sm->tok[t].next_free;
+    sm->tok[t].used = 1;
+    return t;
+}
+
+static void mem_completions(struct sm *sm, uint64_t now)
+{
+    uint32_t token;
+    while (memsys_pop_done(sm->ms, sm->id, &token)) {
+        ws_assert(token < sm->ntok && sm->tok[token].used);
+        struct sm_memtok *t = &sm->tok[token];
+        struct sm_warp *w = &sm->warps[t->slot];
+        if (!t->is_store)
+            scoreboard_release(&sm->sb, t->slot, &sm->L->regs[t->pc]);
+        else
+            w->pend_stores--;
+        w->pend_mem--;
+        sm->c.mem_inflight--;
+        w->dirty = 1;
+        if (t->is_long)
+            slot_event(sm, (int32_t)t->slot, SCHED_EV_LOAD_DONE, t->pc, now);
+        uint32_t slot = t->slot;
+        t->used = 0;
+        t->next_free = sm->tok_free;
+        sm->tok_free = token;
+        warp_try_free(sm, slot, now);
+        sm->progressed = 1;
+    }
+}
+
+/* ---- issue ------------------------------------------------------------------------- */
+
+static int pipe_free(const struct sm_pipe *p, uint64_t now)
+{
+    for (uint32_t j = 0; j < p->n; j++)
+        if (p->free_at[j] <= now)
+            return (int)j;
+    return -1;
+}
+
+/* After warp activity in a CTA, wake warps released from a barrier. */
+static void barrier_scan(struct sm *sm, uint32_t cta_slot, uint64_t now)
+{
+    int released = 0;
+    for (uint32_t s = 0; s < sm->nslots; s++) {
+        struct sm_warp *w = &sm->warps[s];
+        if (w->valid && w->cta_slot == cta_slot && w->at_bar &&
+            w->fw->state != FUNC_WARP_AT_BARRIER) {
+            w->at_bar = 0;
+            w->dirty = 1;
+            released = 1;
+        }
+    }
+    if (released) {
+        struct sched_event ev;
+        memset(&ev, 0, sizeof ev);
+        ev.kind = SCHED_EV_BARRIER_RELEASE;
+        ev.slot = -1;
+        ev.cta = cta_slot;
+        ev.now = now;
+        for (uint32_t u = 0; u < sm->nunits; u++)
+            unit_event(sm, u, &ev);
+    }
+}
+
+static int issue(struct sm *sm, uint32_t slot, uint64_t now, struct err *e)
+{
+    struct timing_launch *L = sm->L;
+    struct sm_warp *w = &sm->warps[slot];
+    struct sm_sched_unit *U = &sm->units[slot % sm->nunits];
+    uint32_t ui = slot / sm->nunits;
+    uint32_t pc = U->pc[ui];
+    unsigned ic = L->an->pc[pc].iclass;
+    unsigned unit = sm->unit_map[ic];
+    struct func_trace tr;
+    int rc = func_warp_step(w->cta, w->fw, &tr, e);
+    if (rc != WS_OK)
+        return rc;
+    ws_assert(tr.pc == pc);
+    uint64_t limit = L->max_warp_insn;
+    if (limit && L->k->warp_insn > limit)
+        return err_set(e, WS_ERR_DEADLOCK,
+                       "kernel '%s' exceeded the limit of %" PRIu64
+                       " warp instructions (option max_warp_insn): infinite loop? SM %u warp "
+                       "slot %u at PC %u",
+                       L->m->funcs[L->k->func].name, limit, sm->id, slot, pc);
+    unsigned act = popc32(tr.active);
+    sm->c.lanes[act <= 4 ? 0 : (act - 1) / 4]++;
+    sm->c.warp_insn++;
+    const struct sb_inst_regs *regs = &L->regs[pc];
+    if (unit == SM_UNIT_MEM) {
+        sm->ldst_used++;
+        if (tr.is_mem && tr.mask) {
+            int store = tr.is_store && !tr.is_atomic;
+            int is_long = !store && iclass_is_long_load(ic);
+            uint32_t t = tok_alloc(sm);
+            struct sm_memtok *tk = &sm->tok[t];
+            tk->slot = slot;
+            tk->pc = pc;
+            tk->is_store = (uint8_t)store;
+            tk->is_long = (uint8_t)is_long;
+            struct mem_inst *mi = &sm->mi;
+            mi->sm = sm->id;
+            mi->slot = slot;
+            mi->age = w->age;
+            mi->cta = w->cta_slot;
+            mi->pc = pc;
+            mi->space = tr.space;
+            mi->is_store = tr.is_store;
+            mi->is_atomic = tr.is_atomic;
+            mi->size = tr.size;
+            mi->mask = tr.mask;
+            memcpy(mi->addr, tr.addr, sizeof mi->addr);
+            mi->token = t;
+            mi->policy_tag = 0;
+            if (!store)
+                scoreboard_reserve(&sm->sb, slot, regs, is_long);
+            else
+                w->pend_stores++;
+            w->pend_mem++;
+            sm->c.mem_inflight++;
+            memsys_issue(sm->ms, mi, now);
+        } else {
+            scoreboard_reserve(&sm->sb, slot, regs, 0);
+            wheel_add(sm, now + 1, slot, pc);
+            w->pend_wb++;
+            sm->c.alu_inflight++;
+        }
+    } else {
+        struct sm_pipe *p = &sm->pipes[unit];
+        int j = pipe_free(p, now);
+        ws_assert(j >= 0);
+        p->free_at[j] = now + p->ii;
+        scoreboard_reserve(&sm->sb, slot, regs, 0);
+        wheel_add(sm, now + p->latency, slot, pc);
+        w->pend_wb++;
+        sm->c.alu_inflight++;
+    }
+    slot_event(sm, (int32_t)slot, SCHED_EV_ISSUE, pc, now);
+    /* the instruction buffer: pop the issued entry; flush on a control hazard */
+    if (w->ib_n > 0 && w->ib_pc == pc) {
+        w->ib_pc++;
+        w->ib_n--;
+    }
+    uint32_t nact;
+    if (tr.exited) {
+        w->done = 1;
+        w->finish = now;
+        struct sm_cta *c = &sm->ctas[w->cta_slot];
+        if (now < c->first_finish)
+            c->first_finish = now;
+        if (now > c->last_finish)
+            c->last_finish = now;
+        slot_event(sm, (int32_t)slot, SCHED_EV_WARP_EXIT, pc, now);
+    }
+    uint32_t npc = warp_next_pc(w, &nact);
+    if (npc != w->ib_pc) {
+        w->ib_pc = npc;
+        w->ib_n = 0;
+        w->fetch_wait = 0;
+    }
+    if (tr.barrier) {
+        w->at_bar = 1;
+        slot_event(sm, (int32_t)slot, SCHED_EV_BARRIER, pc, now);
+    }
+    if (tr.barrier || tr.exited)
+        barrier_scan(sm, w->cta_slot, now);
+    warp_refresh(sm, slot);
+    warp_try_free(sm, slot, now);
+    sm->progressed = 1;
+    return WS_OK;
+}
+
+static uint64_t unit_ready(struct sm *sm, struct sm_sched_unit *U, uint64_t now)
+{
+    uint64_t ready = 0;
+    for (int u = 0; u < SM_UNIT_COUNT; u++) {
+        uint64_t m = U->can_issue & U->unit_mask[u];
+        if (!m)
+            continue;
+        int ok;
+        if (u == SM_UNIT_MEM)
+            ok = sm->ldst_used < (sm->cfg->ldst_units ? sm->cfg->ldst_units : 1) &&
+                 memsys_can_issue(sm->ms, sm->id);
+        else
+            ok = pipe_free(&sm->pipes[u], now) >= 0;
+        if (ok)
+            ready |= m;
+    }
+    return ready;
+}
+
+static void classify(struct sm *sm, struct sm_sched_unit *U, int cls, uint64_t n)
+{
+    U->last_class = cls;
+    sm->c.sched_cycles += n;
+    switch (cls) {
+    case CLS_ISSUED: sm->c.sched_issued += n; break;
+    case CLS_NO_INST: sm->c.sched_idle_no_inst += n; break;
+    case CLS_NOT_READY: sm->c.sched_not_ready += n; break;
+    case CLS_PIPE: sm->c.sched_pipe_stall += n; break;
+    default: sm->c.sched_held_back += n; break;
+    }
+}
+
+static int unit_cycle(struct sm *sm, uint32_t u, uint64_t now, struct err *e)
+{
+    struct sm_sched_unit *U = &sm->units[u];
+    int cooling = now < U->next_issue;
+    uint64_t ready = cooling ? 0 : unit_ready(sm, U, now);
+    if (!ready) {
+        int cls = !(U->has_inst & U->view.valid) ? CLS_NO_INST
+                  : !U->can_issue                ? CLS_NOT_READY
+                                                 : CLS_PIPE;
+        classify(sm, U, cls, 1);
+        return WS_OK;
+    }
+    U->view.ready = ready;
+    U->view.now = now;
+    int pick = U->ops->pick(U->priv, &U->view);
+    if (pick < 0) {
+        classify(sm, U, CLS_HELD, 1);
+        return WS_OK;
+    }
+    if ((uint32_t)pick >= U->view.nslots || !(ready & (1ull << pick)))
+        panic("scheduler '%s' picked slot %d which is not ready", U->ops->name, pick);
+    uint32_t slot = (uint32_t)pick * sm->nunits + u;
+    uint32_t max = sm->cfg->max_issue_per_warp ? sm->cfg->max_issue_per_warp : 1;
+    for (uint32_t n = 0; n < max; n++) {
+        int rc = issue(sm, slot, now, e);
+        if (rc != WS_OK)
+            return rc;
+        if (n + 1 < max && !(unit_ready(sm, U, now) & (1ull << pick)))
+            break;
+    }
+    U->view.last_issued = pick;
+    U->next_issue = now + (sm->cfg->issue_interval ? sm->cfg->issue_interval : 1);
+    classify(sm, U, CLS_ISSUED, 1);
+    return WS_OK;
+}
+
+/* ---- fetch -------------------------------------------------------------------------- */
+
+static void fetch(struct sm *sm, uint64_t now)
+{
+    uint32_t cap = sm->cfg->ibuffer_entries ? sm->cfg->ibuffer_entries : 1;
+    for (uint32_t k = 0; k < sm->nslots; k++) {
+        uint32_t s = (sm->fetch_rr + k) % sm->nslots;
+        struct sm_warp *w = &sm->warps[s];
+        if (!w->valid || w->done || w->ib_n >= cap || w->ib_pc == PC_EXIT)
+            continue;
+        if (w->fetch_wait && now < w->fetch_ready_at)
+            continue;
+        uint64_t ready_at = now;
+        uint64_t addr = (uint64_t)(w->ib_pc + w->ib_n) * 8u;
+        sm->fetch_rr = (s + 1) % sm->nslots;
+        sm->progressed = 1;
+        if (w->fetch_wait || memsys_ifetch(sm->ms, sm->id, addr, now, &ready_at)) {
+            w->fetch_wait = 0;
+            w->ib_n = cap;
+            w->dirty = 1;
+        } else {
+            sm->c.ifetch_miss++;
+            w->fetch_wait = 1;
+            w->fetch_ready_at = ready_at > now ? ready_at : now + 1;
+        }
+        return;
+    }
+}
+
+/* ---- the cycle ----------------------------------------------------------------------- */
+
+int sm_cycle(struct sm *sm, uint64_t now, struct err *e)
+{
+    sm->progressed = 0;
+    sm->ldst_used = 0;
+    if (!sm->used_ctas && !sm->wheel_pending)
+        return WS_OK;
+    mem_completions(sm, now);
+    writebacks(sm, now);
+    for (uint32_t s = 0; s < sm->nslots; s++)
+        if (sm->warps[s].dirty)
+            warp_refresh(sm, s);
+    for (uint32_t k = 0; k < sm->nunits; k++) {
+        uint32_t u = (sm->unit_rr + k) % sm->nunits;
+        int rc = unit_cycle(sm, u, now, e);
+        if (rc != WS_OK)
+            return rc;
+    }
+    sm->unit_rr = (sm->unit_rr + 1) % sm->nunits;
+    fetch(sm, now);
+    return WS_OK;
+}
+
+uint64_t sm_next_event(const struct sm *sm, uint64_t now, int *idle)
+{
+    uint64_t next = UINT64_MAX;
+    *idle = 1;
+    if (sm->progressed) {
+        *idle = 0;
+        return now + 1;
+    }
+    for (uint32_t u = 0; u < sm->nunits; u++) {
+        const struct sm_sched_unit *U = &sm->units[u];
+        if (U->can_issue) {
+            /* hazards clear, blocked by a unit or the issue interval */
+            uint64_t t = U->next_issue > now + 1 ? U->next_issue : now + 1;
+            for (int p = 0; p < SM_UNIT_COUNT; p++) {
+                if (p == SM_UNIT_MEM || !(U->can_issue & U->unit_mask[p]))
+                    continue;
+                for (uint32_t j = 0; j < sm->pipes[p].n; j++) {
+                    uint64_t f = sm->pipes[p].free_at[j];
+                    uint64_t c = f > t ? f : t;
+                    if (c < next)
+                        next = c;
+                }
+            }
+            if (U->can_issue & U->unit_mask[SM_UNIT_MEM])
+                return now + 1; /* LD/ST availability depends on the memory system */
+        }
+    }
+    for (uint32_t s = 0; s < sm->nslots; s++) {
+        const struct sm_warp *w = &sm->warps[s];
+        if (w->dirty)
+            return now + 1;
+        if (w->fetch_wait && w->fetch_ready_at < next)
+            next = w->fetch_ready_at > now ? w->fetch_ready_at : now + 1;
+    }
+    if (sm->wheel_pending)
+        for (uint64_t t = now + 1; t < now + 1 + sm->wheel_size && t < next; t++)
+            if (sm->wheel[t & (sm->wheel_size - 1)].n) {
+                next = t;
+                break;
+            }
+    return next;
+}
+
+void sm_skip(struct sm *sm, uint64_t n)
+{
+    if (!sm->used_ctas && !sm->wheel_pending)
+        return;
+    for (uint32_t u = 0; u < sm->nunits; u++) {
+        struct sm_sched_unit *U = &sm->units[u];
+        int cls = !(U->has_inst & U->view.valid) ? CLS_NO_INST
+                  : !U->can_issue                ? CLS_NOT_READY
+                                                 : CLS_PIPE;
+        classify(sm, U, cls, n);
+    }
+}
+
+/* ---- deadlock report -------------------------------------------------------------------- */
+
+void sm_dump(const struct sm *sm, FILE *out)
+{
+    for (uint32_t s = 0; s < sm->nslots; s++) {
+        const struct sm_warp *w = &sm->warps[s];
+        if (!w->valid)
+            continue;
+        uint32_t act;
+        uint32_t pc = warp_next_pc(w, &act);
+        fprintf(out, "  SM %u slot %u (CTA slot %u, warp %u): ", sm->id, s, w->cta_slot,
+                w->fw->id);
+        if (pc == PC_EXIT)
+            fprintf(out, "finished, ");
+        else
+            fprintf(out, "PC %u (line %u), ", pc, sm->L ? sm->L->m->insts[pc].line : 0);
+        if (w->at_bar)
+            fprintf(out, "waits at barrier %u, ", w->fw->bar_id);
+        uint32_t regs[8];
+        uint32_t n = scoreboard_pending(&sm->sb, s, regs, 8);
+        if (n) {
+            fprintf(out, "scoreboard:");
+            for (uint32_t i = 0; i < n && i < 8; i++) {
+                const char *name = "?";
+                if (sm->L && pc != PC_EXIT) {
+                    const struct ptx_func *f = &sm->L->m->funcs[sm->L->m->insts[pc].func];
+                    if (regs[i] < f->nregs)
+                        name = f->regs[regs[i]].name;
+                }
+                fprintf(out, " %s", name);
+            }
+            fprintf(out, "%s, ", n > 8 ? " ..." : "");
+        }
+        if (!w->done && w->ib_n == 0)
+            fprintf(out, "ibuffer empty%s, ", w->fetch_wait ? " (fetch miss)" : "");
+        if (w->pend_mem)
+            fprintf(out, "memory: %u in flight (%u stores), ", w->pend_mem, w->pend_stores);
+        if (w->pend_wb)
+            fprintf(out, "pipeline: %u results in flight, ", w->pend_wb);
+        fprintf(out, "age %" PRIu64 "\n", w->age);
+    }
+}

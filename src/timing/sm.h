@@ -1,0 +1,188 @@
+/* sm.h: one streaming multiprocessor of the timing model.
+ *
+ * Data flow inside an SM, per core cycle (sm_cycle):
+ *   memory completions (memsys_pop_done) and the writeback wheel release the
+ *   scoreboard -> warps whose state changed recompute their ready bits ->
+ *   each scheduler unit (slot i -> unit i % n) classifies the cycle, asks its
+ *   policy's pick() and issues: the instruction executes functionally
+ *   (func_warp_step), reserves its destinations and goes to an execution
+ *   unit (SP/SFU/DP/INT, writeback after the unit's latency) or to the LD/ST
+ *   unit (memsys_issue) -> one instruction fetch for a warp whose
+ *   instruction buffer has room (memsys_ifetch, address = PC * 8).
+ * The SM owns its warp slots, CTA slots, scoreboard, units and in-flight
+ * memory instruction table; the engine (engine.h) owns the SMs, dispatches
+ * CTAs and advances the memory system. */
+#ifndef WS_TIMING_SM_H
+#define WS_TIMING_SM_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "analysis/analysis.h"
+#include "base/err.h"
+#include "config/config.h"
+#include "func/func.h"
+#include "policy/sched/sched.h"
+#include "timing/memsys.h"
+#include "timing/scoreboard.h"
+
+enum sm_unit {
+    SM_UNIT_SP,
+    SM_UNIT_SFU,
+    SM_UNIT_DP,
+    SM_UNIT_INT,
+    SM_UNIT_MEM,
+    SM_UNIT_COUNT
+};
+
+#define SM_LANE_BINS 8 /* W0-4, W5-8, ..., W29-32 */
+
+/* Per-SM counters, registered with stride sizeof(struct sm) (summed over SMs). */
+struct sm_counters {
+    uint64_t sched_cycles; /* scheduler-unit cycles (units x cycles) */
+    uint64_t sched_issued, sched_idle_no_inst, sched_not_ready, sched_pipe_stall,
+        sched_held_back;
+    uint64_t lanes[SM_LANE_BINS];
+    uint64_t warp_insn;      /* warp instructions issued */
+    uint64_t alu_inflight;   /* gauge: ALU results in flight */
+    uint64_t mem_inflight;   /* gauge: memory instructions in flight */
+    uint64_t active_warps;   /* gauge: resident warps */
+    uint64_t ctas_done;
+    uint64_t cta_disparity_sum_ppm; /* per CTA (slowest-fastest)/slowest x 1e6, summed */
+    uint64_t cta_disparity_max_ppm;
+    uint64_t ifetch_miss;
+};
+
+struct sm_warp {
+    struct func_cta *cta;
+    struct func_warp *fw;
+    uint32_t cta_slot;
+    uint64_t age;
+    uint8_t valid;     /* slot holds a warp */
+    uint8_t done;      /* every lane finished (slot frees when drained) */
+    uint8_t at_bar;    /* waiting at a CTA barrier */
+    uint8_t fetch_wait;/* instruction fetch missed; retry at fetch_ready_at */
+    uint8_t dirty;     /* ready bits must be recomputed */
+    uint32_t ib_pc, ib_n;  /* instruction buffer: ib_n instructions from ib_pc */
+    uint64_t ib_ready_at;  /* cycle the buffered instructions become valid */
+    uint64_t fetch_ready_at;
+    uint32_t pend_wb;      /* ALU results in flight */
+    uint32_t pend_mem;     /* memory instructions in flight */
+    uint32_t pend_stores;
+    uint64_t issued_cycle; /* cycle of the last issue and how many that cycle */
+    uint32_t issued_n;
+    uint64_t finish;       /* cycle its last lane finished */
+};
+
+struct sm_cta {
+    uint8_t used;
+    uint32_t warps_left;   /* slots not yet freed */
+    uint32_t nwarps, threads, regs, shared;
+    uint64_t start, first_finish, last_finish;
+};
+
+struct sm_pipe {
+    uint32_t n, latency, ii;
+    uint64_t *free_at; /* [n] cycle each pipeline register accepts again */
+};
+
+struct sm_sched_unit {
+    const struct sched_ops *ops;
+    void *priv;
+    struct sched_view view;
+    uint64_t age[SCHED_MAX_WARPS];
+    uint32_t pc[SCHED_MAX_WARPS], active[SCHED_MAX_WARPS], cta[SCHED_MAX_WARPS];
+    uint64_t has_inst;              /* valid instruction in the buffer */
+    uint64_t can_issue;             /* hazards clear (unit not yet considered) */
+    uint64_t unit_mask[SM_UNIT_COUNT]; /* slots whose next instruction needs this unit */
+    uint64_t next_issue;            /* issue_interval */
+    int last_class;                 /* class of the last cycle (for skipped cycles) */
+};
+
+struct sm_wb {
+    uint32_t slot, pc;
+};
+
+struct sm_wheel_bucket {
+    struct sm_wb *e;
+    size_t n, cap;
+};
+
+struct sm_memtok {
+    uint32_t slot, pc;
+    uint8_t used, is_store, is_long;
+    uint32_t next_free;
+};
+
+struct timing_launch; /* engine.h: per-launch shared state */
+
+struct sm {
+    uint32_t id;
+    const struct gpu_config *cfg;
+    struct mem_system *ms;
+    struct timing_launch *L; /* current launch, NULL between launches */
+
+    struct sm_warp *warps;
+    uint32_t nslots;
+    struct sm_cta *ctas;
+    struct func_cta *fctas;
+    uint32_t nctas;
+
+    struct scoreboard sb;
+    struct sm_sched_unit *units;
+    uint32_t nunits;
+    struct sm_pipe pipes[SM_UNIT_COUNT]; /* MEM unused (memsys) */
+    uint8_t unit_map[ICLASS_COUNT];      /* iclass -> enum sm_unit after fallback */
+
+    struct sm_wheel_bucket *wheel;
+    uint32_t wheel_size; /* power of two > every latency */
+    uint64_t wheel_pending;
+
+    struct sm_memtok *tok;
+    uint32_t ntok, tok_free;
+
+    uint32_t fetch_rr;
+    uint32_t used_threads, used_warps, used_regs, used_shared, used_ctas;
+    uint64_t next_age;
+    uint32_t unit_rr;
+    uint32_t ldst_used;  /* memory instructions accepted this cycle */
+    struct mem_inst mi;  /* scratch for memsys_issue */
+
+    /* per cycle facts the engine reads */
+    uint8_t progressed; /* issued, fetched, completed something this cycle */
+
+    struct sm_counters c;
+};
+
+/* Build SM `id` (policies resolved from cfg->sched). */
+int sm_init(struct sm *sm, uint32_t id, const struct gpu_config *cfg, struct mem_system *ms,
+            struct stats *st, struct err *e);
+void sm_fini(struct sm *sm);
+
+/* Prepare for a launch (scoreboard sized for nregs registers). */
+void sm_launch_begin(struct sm *sm, struct timing_launch *L, uint32_t nregs, uint64_t now);
+
+/* Can CTA of the launch fit now?  (threads, warps, CTAs, regs, shared) */
+int sm_cta_fits(const struct sm *sm, uint32_t threads, uint32_t warps, uint32_t regs,
+                uint32_t shared);
+/* Place CTA number `linear` of the launch on the SM. */
+void sm_cta_launch(struct sm *sm, uint32_t linear, uint32_t regs, uint32_t shared,
+                   uint64_t now);
+
+/* One core cycle. Returns WS_OK or an error (fault, instruction limit). */
+int sm_cycle(struct sm *sm, uint64_t now, struct err *e);
+
+/* Earliest cycle > now at which something internal can happen if no memory
+ * event arrives (UINT64_MAX: nothing pending); *idle says the SM has no warp
+ * ready to issue or fetch (so cycles may be skipped). */
+uint64_t sm_next_event(const struct sm *sm, uint64_t now, int *idle);
+/* Account `n` skipped cycles to the scheduler breakdown. */
+void sm_skip(struct sm *sm, uint64_t n);
+
+/* 1 while any CTA is resident. */
+int sm_busy(const struct sm *sm);
+
+/* Deadlock report lines for every resident warp. */
+void sm_dump(const struct sm *sm, FILE *out);
+
+#endif
