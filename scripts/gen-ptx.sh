@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# gen-ptx.sh: regenerate the committed PTX of every CUDA source in the repo.
+# gen-ptx.sh: regenerate the committed PTX of every CUDA kernel source in
+# workloads/, tests/ptx/ and tests/unit/ (the programs in tests/cuda/ are
+# built whole by CMake instead).
 #
 #   scripts/gen-ptx.sh          rewrite each X.ptx next to its X.cu
 #   scripts/gen-ptx.sh --check  regenerate into a temporary folder and fail if
@@ -32,6 +34,6 @@ while IFS= read -r cu; do
   else
     cp "$out" "$dir/$base.ptx"
   fi
-done < <(find workloads tests -name '*.cu' | sort)
+done < <(find workloads tests/ptx tests/unit -name '*.cu' | sort)
 echo "gen-ptx: $count CUDA file(s) $([ $check = 1 ] && echo checked || echo regenerated)"
 exit $status

@@ -10,109 +10,47 @@
 #include "api/gpu.h"
 #include "base/alloc.h"
 #include "ptx/parser.h"
+#include "stats/stats.h"
+#include "timing/engine.h"
 
 #define GPU_MAX_THREADS_PER_CTA 1024u
 #define GPU_MAX_SHARED_PER_CTA (96u * 1024u)
 
 /* ---- options -------------------------------------------------------------- */
 
-struct gpu_option {
-    const char *key;
-    const char *allowed; /* for messages */
-    const char *doc;
-    int (*apply)(ws_gpu *gpu, const struct gpu_option *o, const char *value);
-};
-
-static int bad_value(ws_gpu *gpu, const struct gpu_option *o, const char *value)
+/* Copy the options the functional core reads out of the configuration. */
+static void sync_config(ws_gpu *gpu)
 {
-    return err_set(&gpu->err, WS_ERR_INVALID, "option '%s': invalid value '%s' (allowed: %s)",
-                   o->key, value, o->allowed);
+    snprintf(gpu->mode, sizeof gpu->mode, "%s", gpu->config.mode);
+    gpu->device_memory = gpu->config.device_memory;
+    gpu->mem.limit = gpu->config.device_memory;
+    gpu->cfg.local_memory_per_thread = gpu->config.local_memory_per_thread;
+    gpu->cfg.max_warp_insn = gpu->config.max_warp_insn;
 }
 
-/* "123", "64K", "4G" (binary multiples); 0 on success. */
-static int parse_size(const char *s, uint64_t *out)
+/* Options that may change after the timing model has been built. */
+static int key_is_runtime(const char *key)
 {
-    if (!s || !*s || *s == '-')
-        return -1;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s)
-        return -1;
-    unsigned shift = 0;
-    if (*end) {
-        switch (*end) {
-        case 'k': case 'K': shift = 10; break;
-        case 'm': case 'M': shift = 20; break;
-        case 'g': case 'G': shift = 30; break;
-        default: return -1;
-        }
-        end++;
-        if (*end == 'i')
-            end++;
-        if (*end == 'B' || *end == 'b')
-            end++;
-        if (*end)
-            return -1;
-    }
-    if (shift && v > (UINT64_MAX >> shift))
-        return -1;
-    *out = (uint64_t)v << shift;
+    static const char *const keys[] = {"mode",          "device_memory",  "local_memory_per_thread",
+                                       "max_warp_insn", "deadlock_cycles", "timeline_interval"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (strcmp(keys[i], key) == 0)
+            return 1;
     return 0;
 }
 
-static int opt_mode(ws_gpu *gpu, const struct gpu_option *o, const char *value)
+/* Validate a changed configuration against what is already allocated. */
+static int config_commit(ws_gpu *gpu, const struct gpu_config *nc)
 {
-    if (strcmp(value, "functional") != 0)
-        return bad_value(gpu, o, value);
-    snprintf(gpu->mode, sizeof gpu->mode, "%s", value);
-    return WS_OK;
-}
-
-static int opt_device_memory(ws_gpu *gpu, const struct gpu_option *o, const char *value)
-{
-    uint64_t v;
-    if (parse_size(value, &v) != 0 || v == 0)
-        return bad_value(gpu, o, value);
-    if (v < gpu->mem.used)
+    if (nc->device_memory < gpu->mem.used)
         return err_set(&gpu->err, WS_ERR_INVALID,
-                       "option '%s': %" PRIu64 " bytes is less than the %" PRIu64
+                       "option 'device_memory': %" PRIu64 " bytes is less than the %" PRIu64
                        " bytes already allocated",
-                       o->key, v, gpu->mem.used);
-    gpu->device_memory = v;
-    gpu->mem.limit = v;
+                       nc->device_memory, gpu->mem.used);
+    gpu->config = *nc;
+    sync_config(gpu);
     return WS_OK;
 }
-
-static int opt_local(ws_gpu *gpu, const struct gpu_option *o, const char *value)
-{
-    uint64_t v;
-    if (parse_size(value, &v) != 0 || v == 0)
-        return bad_value(gpu, o, value);
-    gpu->cfg.local_memory_per_thread = v;
-    return WS_OK;
-}
-
-static int opt_max_warp_insn(ws_gpu *gpu, const struct gpu_option *o, const char *value)
-{
-    uint64_t v;
-    if (parse_size(value, &v) != 0)
-        return bad_value(gpu, o, value);
-    gpu->cfg.max_warp_insn = v;
-    return WS_OK;
-}
-
-static const struct gpu_option gpu_options[] = {
-    {"mode", "functional", "simulation mode (functional: execute without timing)", opt_mode},
-    {"device_memory", "a byte count > 0 with optional K, M or G suffix",
-     "simulated device memory size in bytes (default 4G)", opt_device_memory},
-    {"local_memory_per_thread", "a byte count > 0 with optional K, M or G suffix",
-     "local (stack) memory limit per thread (default 1M)", opt_local},
-    {"max_warp_insn", "a count (0 = unlimited) with optional K, M or G suffix",
-     "warp instructions one launch may execute before it is stopped (default 100G)",
-     opt_max_warp_insn},
-};
-#define GPU_NOPTIONS (sizeof gpu_options / sizeof gpu_options[0])
 
 int ws_gpu_set(ws_gpu *gpu, const char *key, const char *value)
 {
@@ -120,26 +58,78 @@ int ws_gpu_set(ws_gpu *gpu, const char *key, const char *value)
         return WS_ERR_INVALID;
     if (!key || !value)
         return err_set(&gpu->err, WS_ERR_INVALID, "ws_gpu_set: NULL key or value");
-    for (size_t i = 0; i < GPU_NOPTIONS; i++)
-        if (strcmp(gpu_options[i].key, key) == 0)
-            return gpu_options[i].apply(gpu, &gpu_options[i], value);
-    char keys[512];
-    size_t n = 0;
-    keys[0] = '\0';
-    for (size_t i = 0; i < GPU_NOPTIONS && n < sizeof keys; i++)
-        n += (size_t)snprintf(keys + n, sizeof keys - n, "%s%s", i ? ", " : "",
-                              gpu_options[i].key);
-    return err_set(&gpu->err, WS_ERR_INVALID, "unknown option '%s' (valid keys: %s)", key, keys);
+    if (gpu->timing && !key_is_runtime(key))
+        return err_set(&gpu->err, WS_ERR_INVALID,
+                       "option '%s': the GPU configuration cannot change after the first "
+                       "timing launch",
+                       key);
+    struct gpu_config nc = gpu->config;
+    int rc = config_set(&nc, key, value, &gpu->err);
+    if (rc != WS_OK)
+        return rc;
+    return config_commit(gpu, &nc);
+}
+
+int ws_gpu_load_config(ws_gpu *gpu, const char *preset_or_path)
+{
+    if (!gpu)
+        return WS_ERR_INVALID;
+    if (!preset_or_path)
+        return err_set(&gpu->err, WS_ERR_INVALID, "ws_gpu_load_config: NULL name");
+    if (gpu->timing)
+        return err_set(&gpu->err, WS_ERR_INVALID,
+                       "--config %s: the GPU configuration cannot change after the first "
+                       "timing launch",
+                       preset_or_path);
+    struct gpu_config nc = gpu->config;
+    int rc = config_load(&nc, preset_or_path, &gpu->err);
+    if (rc != WS_OK)
+        return rc;
+    return config_commit(gpu, &nc);
+}
+
+void ws_gpu_print_config(const ws_gpu *gpu, FILE *out)
+{
+    if (gpu && out)
+        config_print(&gpu->config, out);
 }
 
 void ws_gpu_options(FILE *out)
 {
-    for (size_t i = 0; i < GPU_NOPTIONS; i++)
-        fprintf(out, "%-26s %s\n%-26s allowed: %s\n", gpu_options[i].key, gpu_options[i].doc,
-                "", gpu_options[i].allowed);
+    config_describe(out);
+}
+
+void ws_gpu_set_progress(ws_gpu *gpu, ws_progress_fn fn, void *ctx)
+{
+    if (!gpu)
+        return;
+    gpu->progress = fn;
+    gpu->progress_ctx = ctx;
 }
 
 /* ---- gpu ------------------------------------------------------------------ */
+
+static void register_func_stats(ws_gpu *g)
+{
+    struct stats *s = g->st;
+    const struct func_stats *f = &g->stats;
+    stats_counter(s, "gpu_sim_insn", "thread instructions (SIMT-active lanes)",
+                  &f->gpu_sim_insn, 1, 0);
+    stats_counter(s, "gpu_tot_sim_insn", "thread instructions over every kernel",
+                  &f->gpu_sim_insn, 1, 0);
+    stats_counter(s, "warp_insn", "warp instructions", &f->warp_insn, 1, 0);
+    stats_counter(s, "thread_insn", "thread instructions whose guard was true",
+                  &f->thread_insn, 1, 0);
+    stats_counter(s, "kernels_launched", "kernel launches", &f->kernels_launched, 1, 0);
+    stats_counter(s, "ctas_launched", "CTAs launched", &f->ctas_launched, 1, 0);
+    stats_counter(s, "warps_launched", "warps launched", &f->warps_launched, 1, 0);
+    for (int c = 0; c < ICLASS_COUNT; c++) {
+        char name[64];
+        snprintf(name, sizeof name, "warp_insn_%s", inst_class_name((enum inst_class)c));
+        stats_counter(s, name, "warp instructions of this class", &f->class_insn[c], 1, 0);
+    }
+    stats_timeline_column(s, "gpu_sim_insn", &f->gpu_sim_insn, 1, 0);
+}
 
 int ws_gpu_new(ws_gpu **out)
 {
@@ -147,12 +137,12 @@ int ws_gpu_new(ws_gpu **out)
         return WS_ERR_INVALID;
     ws_gpu *g = xcalloc(1, sizeof *g);
     err_clear(&g->err);
-    g->device_memory = 4ull << 30;
-    mem_init(&g->mem, g->device_memory);
+    config_defaults(&g->config);
+    mem_init(&g->mem, g->config.device_memory);
     g->out = NULL;
-    snprintf(g->mode, sizeof g->mode, "functional");
-    g->cfg.local_memory_per_thread = 1u << 20;
-    g->cfg.max_warp_insn = 100000000000ull;
+    sync_config(g);
+    g->st = stats_new();
+    register_func_stats(g);
     *out = g;
     return WS_OK;
 }
@@ -173,6 +163,9 @@ void ws_gpu_free(ws_gpu *gpu)
     for (size_t i = 0; i < gpu->nmods; i++)
         module_free(gpu->mods[i]);
     free(gpu->mods);
+    timing_free(gpu->timing);
+    stats_free(gpu->st);
+    free(gpu->report);
     mem_fini(&gpu->mem);
     free(gpu);
 }
@@ -394,6 +387,33 @@ int ws_memset(ws_gpu *gpu, ws_devptr dst, int value, size_t bytes)
 
 /* ---- launch --------------------------------------------------------------- */
 
+static void progress_bridge(void *ctx, uint64_t cycle, uint64_t insn)
+{
+    ws_gpu *gpu = ctx;
+    if (gpu->progress)
+        gpu->progress(gpu->progress_ctx, cycle, insn, gpu->launches);
+}
+
+static int launch_timing(ws_gpu *gpu, struct func_kernel *k)
+{
+    if (!gpu->timing) {
+        int rc = config_validate(&gpu->config, &gpu->err);
+        if (rc != WS_OK)
+            return rc;
+        rc = timing_new(&gpu->config, &gpu->mem, gpu->st, &gpu->timing, &gpu->err);
+        if (rc != WS_OK)
+            return rc;
+        timing_set_progress(gpu->timing, progress_bridge, gpu);
+    }
+    int rc = timing_run(gpu->timing, k, &gpu->err);
+    if (rc == WS_ERR_DEADLOCK) {
+        free(gpu->report);
+        gpu->report = xstrdup(timing_report(gpu->timing));
+    }
+    stats_kernel_end(gpu->st, k->m->funcs[k->func].name);
+    return rc;
+}
+
 int ws_launch(ws_module *mod, const char *kernel, ws_dim3 grid, ws_dim3 block,
               uint32_t dynamic_shared_bytes, void **args)
 {
@@ -453,7 +473,12 @@ int ws_launch(ws_module *mod, const char *kernel, ws_dim3 grid, ws_dim3 block,
     func_kernel_init(&k, &env, pm, mod->an, fi, g, b, dynamic_shared_bytes, pbuf,
                      f->param_bytes);
     free(pbuf);
-    int rc = func_run_kernel(&k, &gpu->err);
+    int rc;
+    gpu->launches++;
+    if (strcmp(gpu->config.mode, "timing") == 0)
+        rc = launch_timing(gpu, &k);
+    else
+        rc = func_run_kernel(&k, &gpu->err);
     func_kernel_fini(&k);
     if (env.out)
         fflush(env.out);
@@ -467,54 +492,55 @@ int ws_synchronize(ws_gpu *gpu)
 
 /* ---- statistics ----------------------------------------------------------- */
 
-struct stat_row {
-    const char *name;
-    size_t offset;
-};
-
-static const struct stat_row stat_rows[] = {
-    {"gpu_sim_insn", offsetof(struct func_stats, gpu_sim_insn)},
-    {"warp_insn", offsetof(struct func_stats, warp_insn)},
-    {"thread_insn", offsetof(struct func_stats, thread_insn)},
-    {"kernels_launched", offsetof(struct func_stats, kernels_launched)},
-    {"ctas_launched", offsetof(struct func_stats, ctas_launched)},
-    {"warps_launched", offsetof(struct func_stats, warps_launched)},
-};
-#define NSTAT_ROWS (sizeof stat_rows / sizeof stat_rows[0])
-
-static uint64_t stat_at(const struct func_stats *s, size_t off)
-{
-    uint64_t v;
-    memcpy(&v, (const char *)s + off, sizeof v);
-    return v;
-}
-
 int ws_stat(const ws_gpu *gpu, const char *name, uint64_t *value)
 {
     if (!gpu || !name || !value)
         return WS_ERR_INVALID;
-    for (size_t i = 0; i < NSTAT_ROWS; i++)
-        if (strcmp(stat_rows[i].name, name) == 0) {
-            *value = stat_at(&gpu->stats, stat_rows[i].offset);
-            return WS_OK;
-        }
-    if (strncmp(name, "warp_insn_", 10) == 0)
-        for (int c = 0; c < ICLASS_COUNT; c++)
-            if (strcmp(name + 10, inst_class_name((enum inst_class)c)) == 0) {
-                *value = gpu->stats.class_insn[c];
-                return WS_OK;
-            }
-    return WS_ERR_NOT_FOUND;
+    double d;
+    if (stats_get(gpu->st, name, &d) != 0)
+        return WS_ERR_NOT_FOUND;
+    if (stats_get_u64(gpu->st, name, value) != 0)
+        *value = d > 0 ? (uint64_t)d : 0;
+    return WS_OK;
+}
+
+int ws_stat_double(const ws_gpu *gpu, const char *name, double *value)
+{
+    if (!gpu || !name || !value)
+        return WS_ERR_INVALID;
+    return stats_get(gpu->st, name, value) == 0 ? WS_OK : WS_ERR_NOT_FOUND;
 }
 
 void ws_stats_print(const ws_gpu *gpu, FILE *out)
 {
     if (!gpu || !out)
         return;
-    for (size_t i = 0; i < NSTAT_ROWS; i++)
-        fprintf(out, "%s = %" PRIu64 "\n", stat_rows[i].name,
-                stat_at(&gpu->stats, stat_rows[i].offset));
-    for (int c = 0; c < ICLASS_COUNT; c++)
-        fprintf(out, "warp_insn_%s = %" PRIu64 "\n", inst_class_name((enum inst_class)c),
-                gpu->stats.class_insn[c]);
+    stats_print_text(gpu->st, out);
+}
+
+int ws_stats_write_json(const ws_gpu *gpu, FILE *out)
+{
+    if (!gpu || !out)
+        return WS_ERR_INVALID;
+    fputs("{\n  \"config\": ", out);
+    config_print_json(&gpu->config, out, 2);
+    fputs(",\n  \"totals\": ", out);
+    stats_print_json(gpu->st, out, 2);
+    fputs(",\n  \"kernels\": ", out);
+    stats_print_kernels_json(gpu->st, out, 2);
+    fputs("\n}\n", out);
+    return ferror(out) ? WS_ERR_IO : WS_OK;
+}
+
+int ws_timeline_write_csv(const ws_gpu *gpu, FILE *out)
+{
+    if (!gpu || !out)
+        return WS_ERR_INVALID;
+    stats_timeline_write_csv(gpu->st, out);
+    return ferror(out) ? WS_ERR_IO : WS_OK;
+}
+
+const char *ws_deadlock_report(const ws_gpu *gpu)
+{
+    return gpu && gpu->report ? gpu->report : "";
 }

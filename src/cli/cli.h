@@ -10,6 +10,7 @@ int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_ptx(int argc, char **argv);
 int cmd_options(int argc, char **argv);
+int cmd_exec(int argc, char **argv);
 
 /* Shared option handling: returns 1 if argv[*i] is "--help"/"-h". */
 int cli_is_help(const char *arg);

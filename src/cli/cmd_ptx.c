@@ -53,11 +53,13 @@ static void print_func(const struct ptx_module *m, const struct analysis *a, uin
     unsigned count[PTX_T_COUNT] = {0};
     for (uint32_t r = 0; r < f->nregs; r++)
         count[f->regs[r].type]++;
-    printf("  registers %" PRIu32 ":", f->nregs);
+    printf("  registers %" PRIu32 " declared:", f->nregs);
     for (int t = 0; t < PTX_T_COUNT; t++)
         if (count[t])
             printf(" %u x .%s", count[t], ptx_type_name(t));
-    printf("\n  local %" PRIu64 " bytes/thread, param frame %" PRIu64 " bytes/thread\n",
+    printf("; about %" PRIu32 " per thread (peak live, 32-bit units%s)\n", a->func_regs[fi],
+           f->is_entry ? ", with callees: the occupancy estimate" : "");
+    printf("  local %" PRIu64 " bytes/thread, param frame %" PRIu64 " bytes/thread\n",
            f->local_bytes, f->frame_param_bytes);
 
     printf("  basic blocks:\n");
@@ -147,13 +149,17 @@ int cmd_ptx(int argc, char **argv)
                " instructions, %" PRIu64 " bytes static shared\n\n",
                path, m->version_major, m->version_minor, m->target, m->nfuncs, m->ninsts,
                m->shared_static_size);
+        int any = 0;
         for (uint32_t i = 0; i < m->nvars; i++) {
             const struct ptx_var *v = &m->vars[i];
-            if (v->func == PTX_NO_INDEX)
+            if (v->func == PTX_NO_INDEX) {
                 printf(".%s %s: %" PRIu64 " bytes%s\n", ptx_space_name(v->space), v->name,
                        v->size, v->init ? " (initialized)" : "");
+                any = 1;
+            }
         }
-        printf("\n");
+        if (any)
+            printf("\n");
         for (uint32_t f = 0; f < m->nfuncs; f++)
             print_func(m, a, f);
     }

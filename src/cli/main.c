@@ -13,6 +13,7 @@ static const struct {
     {"run", cmd_run, "run a built-in workload and verify it against its CPU reference"},
     {"ptx", cmd_ptx, "parse and analyse a PTX file; print kernels, blocks, loops"},
     {"options", cmd_options, "list the configuration keys accepted by --set"},
+    {"exec", cmd_exec, "run a CUDA program (nvcc -cudart shared) on the simulator"},
 };
 
 static void usage(FILE *out)

@@ -51,16 +51,16 @@ struct cfg_key {
 #define K_POL(n, fld, d, doc) {n, CFG_POLICY, S(fld), d, 0, 0, NULL, 0, doc}
 
 /* One cache's keys: prefix.sets ... prefix.latency. */
-#define K_CACHE(p, fld, sets, line, assoc, pol, mshr, merge, mq, lat, what)                    \
-    K_U32(p ".sets", fld.sets, sets, 1, 0, what ": number of sets (power of two)"),            \
-        K_U32(p ".line", fld.line, line, 4, 0, what ": line size in bytes (power of two)"),    \
-        K_U32(p ".assoc", fld.assoc, assoc, 1, 64, what ": associativity (ways, 1..64)"),      \
-        K_POL(p ".policy", fld.policy, pol, what ": replacement/insertion policy spec"),        \
-        K_U32(p ".mshr", fld.mshr_entries, mshr, 0, 0, what ": MSHR entries (0 = blocking)"), \
-        K_U32(p ".mshr_merge", fld.mshr_max_merge, merge, 1, 0,                                \
+#define K_CACHE(p, fld, d_sets, d_line, d_assoc, d_pol, d_mshr, d_merge, d_mq, d_lat, what)    \
+    K_U32(p ".sets", fld.sets, d_sets, 1, 0, what ": number of sets (power of two)"),          \
+        K_U32(p ".line", fld.line, d_line, 4, 0, what ": line size in bytes (power of two)"),  \
+        K_U32(p ".assoc", fld.assoc, d_assoc, 1, 64, what ": associativity (ways, 1..64)"),    \
+        K_POL(p ".policy", fld.policy, d_pol, what ": replacement/insertion policy spec"),      \
+        K_U32(p ".mshr", fld.mshr_entries, d_mshr, 0, 0, what ": MSHR entries (0 = blocking)"), \
+        K_U32(p ".mshr_merge", fld.mshr_max_merge, d_merge, 1, 0,                              \
               what ": requests one MSHR entry can merge"),                                     \
-        K_U32(p ".miss_queue", fld.miss_queue, mq, 1, 0, what ": miss queue entries"),         \
-        K_U32(p ".latency", fld.hit_latency, lat, 0, 0,                                        \
+        K_U32(p ".miss_queue", fld.miss_queue, d_mq, 1, 0, what ": miss queue entries"),       \
+        K_U32(p ".latency", fld.hit_latency, d_lat, 0, 0,                                      \
               what ": hit latency in cycles of its clock domain")
 
 /* Defaults are the GTX480 as modelled by GPGPU-Sim 3.x (configs/GTX480,
@@ -402,16 +402,27 @@ static size_t cfg_group_len(const char *name)
     return dot ? (size_t)(dot - name) : strlen(name);
 }
 
+/* Twice the edit distance, plus one for a key outside `key`'s "group.":
+ * same-group keys rank first among equally distant ones. */
+static size_t cfg_key_score(const char *key, const char *name)
+{
+    size_t d = cfg_edit_distance(key, name);
+    size_t g = cfg_group_len(key);
+    int same = strchr(key, '.') && cfg_group_len(name) == g && strncmp(name, key, g) == 0;
+    return 2 * d + !same;
+}
+
 static int cfg_unknown_key(const char *key, struct err *e)
 {
     char list[ERR_MSG_MAX / 2];
     size_t used = 0;
     list[0] = '\0';
-    size_t limit = strlen(key) / 3 > 2 ? strlen(key) / 3 : 2;
+    /* candidates by edit distance (at most a third of the key, or 3) */
+    size_t limit = strlen(key) / 3 > 3 ? strlen(key) / 3 : 3;
     int found = 0;
-    for (size_t d = 0; d <= limit && found < 4; d++)
+    for (size_t d = 0; d <= 2 * limit + 1 && found < 4; d++)
         for (size_t i = 0; i < CFG_NKEYS && found < 4; i++)
-            if (cfg_edit_distance(key, cfg_keys[i].name) == d) {
+            if (cfg_key_score(key, cfg_keys[i].name) == d) {
                 used += (size_t)snprintf(list + used, sizeof list - used, "%s'%s'",
                                          found ? ", " : "", cfg_keys[i].name);
                 found++;
@@ -753,9 +764,20 @@ static int cfg_load_keyvalue(struct gpu_config *c, char *text, const char *path,
 
 int config_load(struct gpu_config *c, const char *preset_or_path, struct err *e)
 {
+    return config_load_ignored(c, preset_or_path, NULL, e);
+}
+
+int config_load_ignored(struct gpu_config *c, const char *preset_or_path, char **ignored,
+                        struct err *e)
+{
+    if (ignored)
+        *ignored = NULL;
     for (const char *const *p = config_preset_names(); *p; p++)
-        if (strcmp(*p, preset_or_path) == 0)
+        if (strcmp(*p, preset_or_path) == 0) {
+            if (ignored)
+                *ignored = xstrdup("");
             return config_preset(c, preset_or_path, e);
+        }
     char *text = NULL;
     size_t len = 0;
     if (file_read_all(preset_or_path, &text, &len, e) != WS_OK) {
@@ -774,11 +796,11 @@ int config_load(struct gpu_config *c, const char *preset_or_path, struct err *e)
     }
     int rc;
     if (cfg_is_gpgpusim(text)) {
-        char *ignored = NULL;
-        rc = config_import_gpgpusim(c, text, preset_or_path, &ignored, e);
-        free(ignored);
+        rc = config_import_gpgpusim(c, text, preset_or_path, ignored, e);
     } else {
         rc = cfg_load_keyvalue(c, text, preset_or_path, e);
+        if (rc == WS_OK && ignored)
+            *ignored = xstrdup("");
     }
     free(text);
     return rc;

@@ -121,6 +121,10 @@ int config_set(struct gpu_config *c, const char *key, const char *value, struct 
 /* `--config X`: a preset name, or a file of "key = value" lines (# comments),
  * or a GPGPU-Sim gpgpusim.config (recognised by its "-gpgpu_" options). */
 int config_load(struct gpu_config *c, const char *preset_or_path, struct err *e);
+/* Same; for a GPGPU-Sim file *ignored receives the ignored-options list (a
+ * newline-separated string to free; "" for presets and key/value files). */
+int config_load_ignored(struct gpu_config *c, const char *preset_or_path, char **ignored,
+                        struct err *e);
 
 /* Import a GPGPU-Sim gpgpusim.config text: maps every modelled option; the
  * others are collected in `ignored` (a newline-separated list, may be NULL). */

@@ -40,12 +40,13 @@ int dram_init(struct dram_channel *ch, const struct gpu_config *cfg, struct err 
     ch->tWTR = cfg->WL + ch->blr + cfg->tCDLR;
     ch->tWTP = cfg->WL + ch->blr + cfg->tWR;
     ch->bus_bytes_per_cycle = cfg->dram_bus_bytes * cfg->dram_data_rate;
-    ch->bank = xcalloc(ch->cap, sizeof *ch->bank);
-    ch->row = xcalloc(ch->cap, sizeof *ch->row);
-    ch->tag = xcalloc(ch->cap, sizeof *ch->tag);
-    ch->req = xcalloc(ch->cap, sizeof *ch->req);
-    ch->arrival = xcalloc(ch->cap, sizeof *ch->arrival);
-    ch->is_write = xcalloc(ch->cap, 1);
+    ch->latency = cfg->dram_latency;
+    ch->bank = xcalloc(ch->cap + 1, sizeof *ch->bank);
+    ch->row = xcalloc(ch->cap + 1, sizeof *ch->row);
+    ch->tag = xcalloc(ch->cap + 1, sizeof *ch->tag);
+    ch->req = xcalloc(ch->cap + 1, sizeof *ch->req);
+    ch->arrival = xcalloc(ch->cap + 1, sizeof *ch->arrival);
+    ch->is_write = xcalloc(ch->cap + 1, 1);
     ch->bank_ready = xcalloc(ch->n_banks, 1);
     ch->open_row = xcalloc(ch->n_banks, sizeof *ch->open_row);
     ch->banks = xcalloc(ch->n_banks, sizeof *ch->banks);
@@ -53,7 +54,7 @@ int dram_init(struct dram_channel *ch, const struct gpu_config *cfg, struct err 
         ch->banks[b].open_row = -1;
         ch->banks[b].cur = MEM_REQ_NONE;
     }
-    uint32_t rcap = ch->cap + ch->n_banks + cfg->CL + cfg->WL + 16;
+    uint32_t rcap = ch->cap + ch->n_banks + cfg->CL + cfg->WL + cfg->dram_latency + 16;
     ch->ret.cap = rcap;
     ch->ret.v = xcalloc(rcap, sizeof *ch->ret.v);
     ch->ret.t = xcalloc(rcap, sizeof *ch->ret.t);
@@ -91,7 +92,7 @@ uint32_t dram_data_cycles(const struct dram_channel *ch, uint32_t bytes)
 void dram_enqueue(struct dram_channel *ch, struct mem_pool *pool, uint32_t req, uint32_t bank,
                   uint32_t row, uint64_t now)
 {
-    ws_assert(ch->n < ch->cap && bank < ch->n_banks);
+    ws_assert(ch->n <= ch->cap && bank < ch->n_banks);
     struct mem_req *r = &pool->r[req];
     uint32_t i = ch->n++;
     ch->bank[i] = bank;
@@ -101,6 +102,7 @@ void dram_enqueue(struct dram_channel *ch, struct mem_pool *pool, uint32_t req, 
     ch->arrival[i] = now;
     ch->is_write[i] = r->kind == MEM_REQ_WRITE;
     r->arrival = now;
+    ch->rebind = 1;
     r->row_hit = 0;
     r->activated = 0;
 }
@@ -125,8 +127,9 @@ static void dram_remove(struct dram_channel *ch, uint32_t i)
 /* Bind queued requests to free banks, as the policy ranks them. */
 static void dram_bind(struct dram_channel *ch, uint64_t now)
 {
-    if (ch->n == 0 || ch->n_bound == ch->n_banks)
+    if (ch->n == 0 || ch->n_bound == ch->n_banks || !ch->rebind)
         return;
+    ch->rebind = 0;
     for (uint32_t b = 0; b < ch->n_banks; b++) {
         ch->bank_ready[b] = ch->banks[b].cur == MEM_REQ_NONE;
         ch->open_row[b] = ch->banks[b].open_row;
@@ -181,9 +184,10 @@ static int dram_try_column(struct dram_channel *ch, struct mem_pool *pool, uint3
     ch->accesses++;
     r->row_hit = !r->activated;
     ch->row_hits += r->row_hit;
-    ring_push_t(&ch->ret, bk->cur, ch->bus_free);
+    ring_push_t(&ch->ret, bk->cur, ch->bus_free + ch->latency);
     bk->cur = MEM_REQ_NONE;
     ch->n_bound--;
+    ch->rebind = 1;
     return 1;
 }
 

@@ -14,7 +14,8 @@
  * Data bus: a request of B bytes occupies it for
  *   max(ceil(B / (dram_bus_bytes * dram_data_rate)), BL/R) command cycles,
  * so the peak is dram_bus_bytes * dram_data_rate bytes per command cycle.
- * One command per cycle; banks are scanned round-robin from a rotating start,
+ * A request's data returns dram_latency cycles after its last data beat
+ * (GPGPU-Sim's fixed controller latency).  One command per cycle; banks are scanned round-robin from a rotating start,
  * column commands before row commands.
  *
  * Scheduling: each bank serves one request at a time.  Whenever banks are
@@ -22,7 +23,8 @@
  * which banks are free and their open rows; the chosen request is bound to
  * its bank, which then precharges / activates / issues the column command.
  * A bank is free again as soon as its column command has issued, so row hits
- * to one bank pipeline at tCCD / bus rate. */
+ * to one bank pipeline at tCCD / bus rate.  The policy is consulted at such
+ * bank-ready moments only (a request arrived or a bank became free). */
 #ifndef WS_TIMING_DRAM_H
 #define WS_TIMING_DRAM_H
 
@@ -46,6 +48,7 @@ struct dram_channel {
     /* timing */
     uint32_t tCCD, tRRD, tRCD, tRCDWR, tRAS, tRP, tRC, CL, WL, tRTW, tWTR, tWTP, blr;
     uint32_t bus_bytes_per_cycle;
+    uint32_t latency;         /* dram_latency: fixed pipeline delay added to returns */
     /* pending requests in arrival order (structure of arrays = dram_view) */
     uint32_t n;
     uint32_t *bank, *row, *tag, *req;
@@ -57,6 +60,7 @@ struct dram_channel {
     uint64_t next_act_any, next_rd_any, next_wr_any, bus_free;
     uint32_t rr;
     uint32_t n_bound;         /* banks with a bound request */
+    uint8_t rebind;           /* a request arrived or a bank freed since the last pick */
     struct idx_ring ret;      /* completed requests (timed, dram cycles) */
     const struct dram_sched_ops *ops;
     void *priv;
@@ -67,6 +71,9 @@ struct dram_channel {
 int dram_init(struct dram_channel *ch, const struct gpu_config *cfg, struct err *e);
 void dram_fini(struct dram_channel *ch);
 
+/* A miss may need two slots (dirty victim write-back, then the fetch): the
+ * queue accepts when fewer than dram_queue are pending and physically holds
+ * one more. */
 static inline int dram_can_accept(const struct dram_channel *ch) { return ch->n < ch->cap; }
 void dram_enqueue(struct dram_channel *ch, struct mem_pool *pool, uint32_t req, uint32_t bank,
                   uint32_t row, uint64_t now);

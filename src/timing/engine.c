@@ -196,22 +196,22 @@ static int launch_fits(const struct timing *t, const struct func_kernel *k, uint
     const char *name = k->m->funcs[k->func].name;
     if (k->threads_per_cta > c->max_threads_per_sm)
         return err_set(e, WS_ERR_LAUNCH,
-                       "kernel '%s': a CTA of %u threads exceeds max_threads_per_sm %u", name,
+                       "kernel '%s': a CTA of %u threads exceeds sm.threads = %u", name,
                        k->threads_per_cta, c->max_threads_per_sm);
     if (k->warps_per_cta > c->max_warps_per_sm)
         return err_set(e, WS_ERR_LAUNCH,
-                       "kernel '%s': a CTA of %u warps exceeds max_warps_per_sm %u", name,
+                       "kernel '%s': a CTA of %u warps exceeds sm.warps = %u", name,
                        k->warps_per_cta, c->max_warps_per_sm);
     if (c->max_ctas_per_sm == 0)
-        return err_set(e, WS_ERR_LAUNCH, "kernel '%s': max_ctas_per_sm is 0", name);
+        return err_set(e, WS_ERR_LAUNCH, "kernel '%s': sm.ctas is 0", name);
     if (regs > c->regs_per_sm)
         return err_set(e, WS_ERR_LAUNCH,
-                       "kernel '%s': a CTA needs %u registers, more than regs_per_sm %u", name,
+                       "kernel '%s': a CTA needs %u registers, more than sm.registers = %u", name,
                        regs, c->regs_per_sm);
     if (shared > c->shared_per_sm)
         return err_set(e, WS_ERR_LAUNCH,
                        "kernel '%s': a CTA needs %u bytes of shared memory, more than "
-                       "shared_per_sm %u",
+                       "sm.shared = %u",
                        name, shared, c->shared_per_sm);
     return WS_OK;
 }

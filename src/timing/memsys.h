@@ -79,7 +79,11 @@ void memsys_cycle(struct mem_system *ms, uint64_t now);
 /* 1 if any request is anywhere in flight. */
 int memsys_busy(const struct mem_system *ms);
 /* Earliest core cycle >= now at which memsys_cycle can change anything
- * observable (for skipping idle cycles); `now` when unknown. */
+ * observable (for skipping idle cycles); `now` when unknown; UINT64_MAX when
+ * nothing is in flight.  Completions produced by memsys_cycle(t) are meant to
+ * be popped by the SM at t + 1 (SM step, then memsys_cycle, each cycle).
+ * The caller may skip calls for cycles before this one: memsys_cycle(now)
+ * then fast-forwards the other clock domains. */
 uint64_t memsys_next_event(const struct mem_system *ms, uint64_t now);
 
 /* Deadlock report: print what is waiting where (queues, MSHRs). */

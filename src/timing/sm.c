@@ -684,8 +684,11 @@ int sm_cycle(struct sm *sm, uint64_t now, struct err *e)
 {
     sm->progressed = 0;
     sm->ldst_used = 0;
-    if (!sm->used_ctas && !sm->wheel_pending)
+    if (!sm->used_ctas && !sm->wheel_pending) {
+        for (uint32_t u = 0; u < sm->nunits; u++)
+            classify(sm, &sm->units[u], CLS_NO_INST, 1);
         return WS_OK;
+    }
     mem_completions(sm, now);
     writebacks(sm, now);
     for (uint32_t s = 0; s < sm->nslots; s++)
@@ -747,8 +750,6 @@ uint64_t sm_next_event(const struct sm *sm, uint64_t now, int *idle)
 
 void sm_skip(struct sm *sm, uint64_t n)
 {
-    if (!sm->used_ctas && !sm->wheel_pending)
-        return;
     for (uint32_t u = 0; u < sm->nunits; u++) {
         struct sm_sched_unit *U = &sm->units[u];
         int cls = !(U->has_inst & U->view.valid) ? CLS_NO_INST

@@ -25,7 +25,7 @@ static uint64_t rng_next(uint64_t *s)
 
 static uint64_t rng_mask(uint64_t *s, uint32_t nbits)
 {
-    uint64_t m = rng_next(s) & rng_next(s + 0); /* about a quarter of the bits */
+    uint64_t m = rng_next(s) & rng_next(s); /* about a quarter of the bits */
     if (rng_next(s) & 1)
         m |= rng_next(s);
     return nbits >= 64 ? m : m & ((1ull << nbits) - 1);

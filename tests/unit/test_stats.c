@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -191,12 +193,33 @@ static void test_ratio_json_precision(void **state)
     stats_free(s);
 }
 
+/* Registering a name twice is a simulator bug: the child must abort. */
+static void test_duplicate_panics(void **state)
+{
+    (void)state;
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        uint64_t a = 0;
+        struct stats *s = stats_new();
+        freopen("/dev/null", "w", stderr);
+        stats_counter(s, "x", "", &a, 1, 0);
+        stats_counter(s, "x", "", &a, 1, 0);
+        _exit(0); /* not reached */
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_false(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_counter_sum_stride),  cmocka_unit_test(test_ratio),
         cmocka_unit_test(test_histogram_and_json),  cmocka_unit_test(test_kernel_snapshots),
         cmocka_unit_test(test_timeline_csv),        cmocka_unit_test(test_ratio_json_precision),
+        cmocka_unit_test(test_duplicate_panics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,8 +8,9 @@
  *      long-latency load (view->long_op_pending) moves to the back of the
  *      pending queue;
  *   2. promote: pending warps fill the active vector again, taken from the
- *      front of the FIFO (outer=lrr, GPGPU-Sim's SRR outer level) or oldest
- *      first (outer=gto).
+ *      front of the FIFO (outer=lrr, GPGPU-Sim's SRR outer level, which may
+ *      promote a warp that is still waiting) or oldest first (outer=gto,
+ *      preferring pending warps that are not waiting [CHOICE]).
  * Only active warps may issue: a ready pending warp is held back.  Inner
  * order: lrr keeps the active vector in rotation order (an issuing warp moves
  * to the end, on SCHED_EV_ISSUE), gto prefers the last issued warp, then the
@@ -167,9 +168,11 @@ static int tla_pick(void *priv, const struct sched_view *v)
     /* 2. promote */
     while (t->nact < t->limit && t->npend) {
         uint32_t s;
-        if (t->outer == TLA_GTO)
-            s = (uint32_t)sched_oldest(v, t->pend_mask);
-        else
+        if (t->outer == TLA_GTO) {
+            /* oldest pending warp that is not itself waiting, else the oldest */
+            uint64_t cand = t->pend_mask & ~(v->long_op_pending | v->at_barrier);
+            s = (uint32_t)sched_oldest(v, cand ? cand : t->pend_mask);
+        } else
             s = t->pend[0];
         tla_list_remove(t->pend, &t->npend, s);
         t->pend_mask &= ~(1ull << s);

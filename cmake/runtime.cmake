@@ -1,0 +1,87 @@
+# runtime.cmake: warpsim's replacement CUDA runtime (src/runtime).
+#   warpsim_fatbin  static library: fatbinary parsing (also used by the tests)
+#   cudart13        lib/libcudart.so.13   (version node libcudart.so.13)
+#   cudart12        lib/libcudart.so.12   (version node libcudart.so.12)
+#   cudart11        lib/libcudart.so.11.0 (version node libcudart.so.11.0)
+# The shared libraries link warpsim_core, which is therefore built with -fPIC.
+# CUDA test programs (tests/cuda/*.cu) are built with nvcc when it is found.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
+
+set_target_properties(warpsim_core PROPERTIES POSITION_INDEPENDENT_CODE ON)
+
+add_library(warpsim_fatbin STATIC ${PROJECT_SOURCE_DIR}/src/runtime/fatbin.c)
+set_target_properties(warpsim_fatbin PROPERTIES POSITION_INDEPENDENT_CODE ON)
+target_include_directories(warpsim_fatbin PUBLIC ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src)
+target_link_libraries(warpsim_fatbin PUBLIC warpsim_core PkgConfig::ZSTD)
+
+set(WS_CUDART_SOURCES
+  ${PROJECT_SOURCE_DIR}/src/runtime/cudart.c
+  ${PROJECT_SOURCE_DIR}/src/runtime/cudart_device.c
+  ${PROJECT_SOURCE_DIR}/src/runtime/cudart_stubs.c)
+add_library(warpsim_cudart_objs OBJECT ${WS_CUDART_SOURCES})
+set_target_properties(warpsim_cudart_objs PROPERTIES POSITION_INDEPENDENT_CODE ON
+                      C_VISIBILITY_PRESET hidden)
+target_include_directories(warpsim_cudart_objs PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src)
+
+set(WS_CUDART_LIBDIR ${CMAKE_BINARY_DIR}/lib)
+function(ws_add_cudart target soname node abi)
+  set(WS_CUDART_NODE ${node})
+  configure_file(${PROJECT_SOURCE_DIR}/src/runtime/libcudart.map.in
+                 ${CMAKE_BINARY_DIR}/runtime/${target}.map @ONLY)
+  add_library(${target} SHARED $<TARGET_OBJECTS:warpsim_cudart_objs>
+              ${PROJECT_SOURCE_DIR}/src/runtime/cudart_abi.c)
+  target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src)
+  set_target_properties(${target} PROPERTIES C_VISIBILITY_PRESET hidden)
+  target_link_libraries(${target} PRIVATE warpsim_fatbin warpsim_core PkgConfig::ZSTD m)
+  set_target_properties(${target} PROPERTIES
+    OUTPUT_NAME cudart SUFFIX "" PREFIX ""
+    LIBRARY_OUTPUT_NAME ${soname}
+    NO_SONAME ON
+    LIBRARY_OUTPUT_DIRECTORY ${WS_CUDART_LIBDIR}
+    LINK_DEPENDS ${CMAKE_BINARY_DIR}/runtime/${target}.map)
+  target_link_options(${target} PRIVATE
+    "LINKER:--version-script=${CMAKE_BINARY_DIR}/runtime/${target}.map"
+    "LINKER:-soname,${soname}" "LINKER:--no-undefined")
+  target_compile_definitions(${target} PRIVATE WS_CUDART_ABI=${abi})
+endfunction()
+ws_add_cudart(cudart13 libcudart.so.13 libcudart.so.13 13)
+ws_add_cudart(cudart12 libcudart.so.12 libcudart.so.12 12)
+ws_add_cudart(cudart11 libcudart.so.11.0 libcudart.so.11.0 11)
+add_dependencies(warpsim cudart13 cudart12 cudart11)
+
+# ---- tests ----
+# the fatbinary parser test (tests/cuda/test_fatbin.c, built by tests.cmake)
+target_link_libraries(cuda_test_fatbin PRIVATE warpsim_fatbin)
+
+# CUDA programs of tests/cuda, built with nvcc and run through `warpsim exec`
+find_program(NVCC nvcc PATHS /usr/local/cuda/bin)
+set(WS_CUDA_PROGRAMS
+  "api_basic:api_basic.cu"
+  "multi:multi_main.cu,multi_a.cu,multi_b.cu")
+if(NVCC)
+  set(WS_CUDA_OUT ${CMAKE_BINARY_DIR}/cuda)
+  file(MAKE_DIRECTORY ${WS_CUDA_OUT})
+  set(WS_CUDA_BINS)
+  foreach(spec ${WS_CUDA_PROGRAMS})
+    string(REPLACE ":" ";" parts ${spec})
+    list(GET parts 0 prog)
+    list(GET parts 1 srcs)
+    string(REPLACE "," ";" srcs ${srcs})
+    list(TRANSFORM srcs PREPEND ${PROJECT_SOURCE_DIR}/tests/cuda/)
+    add_custom_command(OUTPUT ${WS_CUDA_OUT}/${prog}
+      COMMAND ${NVCC} -cudart shared -gencode arch=compute_75,code=compute_75 -O2
+              -Wno-deprecated-gpu-targets ${srcs} -o ${WS_CUDA_OUT}/${prog}
+      DEPENDS ${srcs} VERBATIM COMMENT "nvcc ${prog}")
+    list(APPEND WS_CUDA_BINS ${WS_CUDA_OUT}/${prog})
+    add_test(NAME cuda/${prog}
+             COMMAND warpsim exec --mode functional -- ${WS_CUDA_OUT}/${prog}
+             WORKING_DIRECTORY ${WS_CUDA_OUT})
+    set_tests_properties(cuda/${prog} PROPERTIES PASS_REGULAR_EXPRESSION "PASS"
+                         FAIL_REGULAR_EXPRESSION "FAIL")
+  endforeach()
+  add_custom_target(cuda_programs ALL DEPENDS ${WS_CUDA_BINS})
+else()
+  add_test(NAME cuda/programs
+           COMMAND ${CMAKE_COMMAND} -E echo "skipped: nvcc not found (CUDA test programs not built; the fatbinary parser is still tested on tests/cuda/fixtures)")
+endif()

@@ -1,0 +1,187 @@
+/* cmd_exec.c: `warpsim exec [options] -- ./program args`: run an unmodified
+ * CUDA program (built with nvcc -cudart shared) on the simulator by putting
+ * warpsim's replacement libcudart.so.13 first on LD_LIBRARY_PATH and passing
+ * the settings to it through WARPSIM_* environment variables. */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/alloc.h"
+
+static void exec_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: warpsim exec [options] -- ./program [args...]\n\n"
+            "Run a CUDA program built with `nvcc -cudart shared -gencode\n"
+            "arch=compute_XX,code=compute_XX` on the simulated GPU.\n\n"
+            "options:\n"
+            "  --config NAME|FILE  GPU configuration: preset or config file (WARPSIM_CONFIG)\n"
+            "  --sched SPEC        warp scheduler policy, e.g. gto, lrr (WARPSIM_SCHED)\n"
+            "  --mode MODE         timing (default) or functional (WARPSIM_MODE)\n"
+            "  --set KEY=VALUE     any configuration key; repeatable (WARPSIM_SET)\n"
+            "  --stats-json FILE   write per-kernel and total statistics at exit\n"
+            "                      (WARPSIM_STATS_JSON)\n"
+            "  --stats             print the statistics on stderr at exit (WARPSIM_STATS)\n");
+}
+
+/* Directory holding libcudart.so.13: $WARPSIM_CUDART_DIR, else lib/ next to
+ * the warpsim executable (build tree), else ../lib/warpsim (installed). */
+static int find_lib_dir(char *out, size_t len)
+{
+    const char *env = getenv("WARPSIM_CUDART_DIR");
+    if (env && *env) {
+        snprintf(out, len, "%s", env);
+        return 0;
+    }
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return -1;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return -1;
+    *slash = '\0';
+    const char *cands[] = {"lib", "../lib/warpsim"};
+    for (size_t i = 0; i < sizeof cands / sizeof cands[0]; i++) {
+        char probe[PATH_MAX + 64];
+        snprintf(probe, sizeof probe, "%s/%s/libcudart.so.13", exe, cands[i]);
+        if (access(probe, R_OK) == 0) {
+            size_t k = strlen(probe) - strlen("/libcudart.so.13");
+            if (k >= len)
+                return -1;
+            memcpy(out, probe, k);
+            out[k] = '\0';
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* Check the settings on a scratch GPU so mistakes are reported here, with
+ * the option's name, rather than from inside the program. */
+static int validate(const char *config, const char *sched, const char *mode, char **sets,
+                    size_t nsets)
+{
+    ws_gpu *gpu;
+    if (ws_gpu_new(&gpu) != WS_OK)
+        return 1;
+    int rc = 0;
+    if (config && ws_gpu_load_config(gpu, config) != WS_OK) {
+        fprintf(stderr, "warpsim exec: --config %s: %s\n", config, ws_last_error(gpu));
+        rc = 2;
+    } else if (mode && ws_gpu_set(gpu, "mode", mode) != WS_OK) {
+        fprintf(stderr, "warpsim exec: --mode %s: %s\n", mode, ws_last_error(gpu));
+        rc = 2;
+    } else if (sched && ws_gpu_set(gpu, "sm.sched", sched) != WS_OK) {
+        fprintf(stderr, "warpsim exec: --sched %s: %s\n", sched, ws_last_error(gpu));
+        rc = 2;
+    }
+    for (size_t i = 0; rc == 0 && i < nsets; i++)
+        rc = cli_apply_set(gpu, sets[i]);
+    ws_gpu_free(gpu);
+    return rc;
+}
+
+int cmd_exec(int argc, char **argv)
+{
+    const char *config = NULL, *sched = NULL, *mode = NULL, *stats_json = NULL;
+    int stats = 0;
+    char **sets = xcalloc((size_t)argc + 1, sizeof *sets);
+    size_t nsets = 0;
+    int i = 0, rc = 2;
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        if (cli_is_help(a)) {
+            exec_usage(stdout);
+            free(sets);
+            return 0;
+        }
+        if (strcmp(a, "--") == 0) {
+            i++;
+            break;
+        }
+        if (a[0] != '-')
+            break; /* the program, without "--" */
+        const char **slot = strcmp(a, "--config") == 0       ? &config
+                            : strcmp(a, "--sched") == 0      ? &sched
+                            : strcmp(a, "--mode") == 0       ? &mode
+                            : strcmp(a, "--stats-json") == 0 ? &stats_json
+                                                             : NULL;
+        if (slot) {
+            if (!(*slot = cli_value(argc, argv, &i)))
+                goto out;
+        } else if (strcmp(a, "--set") == 0) {
+            const char *v = cli_value(argc, argv, &i);
+            if (!v)
+                goto out;
+            if (strchr(v, ';')) {
+                fprintf(stderr, "warpsim exec: --set %s: values cannot contain ';'\n", v);
+                goto out;
+            }
+            sets[nsets++] = (char *)v;
+        } else if (strcmp(a, "--stats") == 0) {
+            stats = 1;
+        } else {
+            fprintf(stderr, "warpsim exec: unknown option '%s'\n", a);
+            exec_usage(stderr);
+            goto out;
+        }
+    }
+    if (i >= argc) {
+        fprintf(stderr, "warpsim exec: no program given\n");
+        exec_usage(stderr);
+        goto out;
+    }
+    if ((rc = validate(config, sched, mode, sets, nsets)) != 0)
+        goto out;
+    char dir[PATH_MAX];
+    if (find_lib_dir(dir, sizeof dir) != 0) {
+        fprintf(stderr, "warpsim exec: cannot find libcudart.so.13 (build the cudart13 target, "
+                        "or set WARPSIM_CUDART_DIR)\n");
+        rc = 1;
+        goto out;
+    }
+    const char *old = getenv("LD_LIBRARY_PATH");
+    size_t need = strlen(dir) + (old ? strlen(old) : 0) + 2;
+    char *ld = xmalloc(need);
+    snprintf(ld, need, "%s%s%s", dir, old && *old ? ":" : "", old && *old ? old : "");
+    setenv("LD_LIBRARY_PATH", ld, 1);
+    free(ld);
+    if (config)
+        setenv("WARPSIM_CONFIG", config, 1);
+    if (sched)
+        setenv("WARPSIM_SCHED", sched, 1);
+    if (mode)
+        setenv("WARPSIM_MODE", mode, 1);
+    if (stats_json)
+        setenv("WARPSIM_STATS_JSON", stats_json, 1);
+    if (stats)
+        setenv("WARPSIM_STATS", "1", 1);
+    if (nsets) {
+        size_t len = 1;
+        for (size_t k = 0; k < nsets; k++)
+            len += strlen(sets[k]) + 1;
+        char *joined = xcalloc(len, 1);
+        for (size_t k = 0; k < nsets; k++) {
+            if (k)
+                strcat(joined, ";");
+            strcat(joined, sets[k]);
+        }
+        setenv("WARPSIM_SET", joined, 1);
+        free(joined);
+    }
+    free(sets);
+    fflush(NULL);
+    execvp(argv[i], &argv[i]);
+    fprintf(stderr, "warpsim exec: cannot run %s: %s\n", argv[i], strerror(errno));
+    return 127;
+out:
+    free(sets);
+    return rc;
+}
