@@ -7,13 +7,14 @@
 # CUDA test programs (tests/cuda/*.cu) are built with nvcc when it is found.
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
+pkg_check_modules(LZ4 REQUIRED IMPORTED_TARGET liblz4)
 
 set_target_properties(warpsim_core PROPERTIES POSITION_INDEPENDENT_CODE ON)
 
 add_library(warpsim_fatbin STATIC ${PROJECT_SOURCE_DIR}/src/runtime/fatbin.c)
 set_target_properties(warpsim_fatbin PROPERTIES POSITION_INDEPENDENT_CODE ON)
 target_include_directories(warpsim_fatbin PUBLIC ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src)
-target_link_libraries(warpsim_fatbin PUBLIC warpsim_core PkgConfig::ZSTD)
+target_link_libraries(warpsim_fatbin PUBLIC warpsim_core PkgConfig::ZSTD PkgConfig::LZ4)
 
 set(WS_CUDART_SOURCES
   ${PROJECT_SOURCE_DIR}/src/runtime/cudart.c

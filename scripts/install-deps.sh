@@ -2,7 +2,7 @@
 # install-deps.sh: install the Debian 12 packages warpsim needs, if missing.
 # Runs apt-get as root (directly, or through sudo when available).
 set -euo pipefail
-pkgs=(gcc make cmake pkg-config libcmocka-dev libzstd-dev)
+pkgs=(gcc make cmake pkg-config libcmocka-dev libzstd-dev liblz4-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -2,8 +2,10 @@
  * and select the PTX entry warpsim runs. */
 #include "runtime/fatbin.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <lz4.h>
 #include <zstd.h>
 
 #include "base/alloc.h"
@@ -121,51 +123,13 @@ void fatbin_free(struct fatbin *fb)
 int fatbin_lz4_decode(const uint8_t *src, size_t n, uint8_t *dst, size_t dst_cap,
                       size_t *written, struct err *e)
 {
-    size_t ip = 0, op = 0;
-    for (;;) {
-        if (ip >= n)
-            return err_set(e, WS_ERR_PARSE, "LZ4 block truncated at byte %zu", ip);
-        unsigned token = src[ip++];
-        size_t lit = token >> 4;
-        if (lit == 15) {
-            unsigned b;
-            do {
-                if (ip >= n)
-                    return err_set(e, WS_ERR_PARSE, "LZ4 block truncated in a literal length");
-                b = src[ip++];
-                lit += b;
-            } while (b == 255);
-        }
-        if (lit > n - ip || lit > dst_cap - op)
-            return err_set(e, WS_ERR_PARSE, "LZ4 literal run of %zu bytes overflows", lit);
-        memcpy(dst + op, src + ip, lit);
-        ip += lit;
-        op += lit;
-        if (ip == n)
-            break; /* the last sequence has literals only */
-        if (n - ip < 2)
-            return err_set(e, WS_ERR_PARSE, "LZ4 block truncated in a match offset");
-        size_t off = (size_t)src[ip] | (size_t)src[ip + 1] << 8;
-        ip += 2;
-        if (off == 0 || off > op)
-            return err_set(e, WS_ERR_PARSE, "LZ4 match offset %zu is invalid at output %zu", off,
-                           op);
-        size_t mlen = (token & 15u) + 4;
-        if ((token & 15u) == 15) {
-            unsigned b;
-            do {
-                if (ip >= n)
-                    return err_set(e, WS_ERR_PARSE, "LZ4 block truncated in a match length");
-                b = src[ip++];
-                mlen += b;
-            } while (b == 255);
-        }
-        if (mlen > dst_cap - op)
-            return err_set(e, WS_ERR_PARSE, "LZ4 match of %zu bytes overflows the output", mlen);
-        for (size_t i = 0; i < mlen; i++, op++) /* byte copy: matches may overlap */
-            dst[op] = dst[op - off];
-    }
-    *written = op;
+    if (n > INT_MAX || dst_cap > INT_MAX)
+        return err_set(e, WS_ERR_PARSE, "LZ4 block of %zu bytes is too large", n);
+    int r = LZ4_decompress_safe((const char *)src, (char *)dst, (int)n, (int)dst_cap);
+    if (r < 0)
+        return err_set(e, WS_ERR_PARSE, "LZ4 block is corrupt or larger than %zu bytes",
+                       dst_cap);
+    *written = (size_t)r;
     return WS_OK;
 }
 

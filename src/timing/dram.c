@@ -219,22 +219,59 @@ static int dram_try_row(struct dram_channel *ch, struct mem_pool *pool, uint32_t
     return 0;
 }
 
+/* Earliest cycle at which any bound bank could issue its next command. */
+static uint64_t dram_wake(const struct dram_channel *ch, uint64_t now)
+{
+    uint64_t best = UINT64_MAX;
+    if (ring_full(&ch->ret))
+        return now + 1;
+    for (uint32_t b = 0; b < ch->n_banks; b++) {
+        const struct dram_bank *bk = &ch->banks[b];
+        uint64_t t;
+        if (bk->cur == MEM_REQ_NONE)
+            continue;
+        if (bk->open_row == (int64_t)bk->cur_row) {
+            uint32_t lat = bk->cur_write ? ch->WL : ch->CL;
+            t = dram_max(bk->cur_write ? bk->next_wr : bk->next_rd,
+                         bk->cur_write ? ch->next_wr_any : ch->next_rd_any);
+            t = dram_max(t, ch->bus_free > lat ? ch->bus_free - lat : 0);
+        } else if (bk->open_row < 0) {
+            t = dram_max(bk->next_act, ch->next_act_any);
+        } else {
+            t = bk->next_pre;
+        }
+        if (t < best)
+            best = t;
+    }
+    return best > now ? best : now + 1;
+}
+
 void dram_cycle(struct dram_channel *ch, struct mem_pool *pool, uint64_t now)
 {
+    if (!ch->rebind && now < ch->wake)
+        return; /* no command can issue before wake */
     dram_bind(ch, now);
+    ch->wake = UINT64_MAX;
     if (ch->n_bound == 0)
         return;
-    uint32_t start = ch->rr;
-    if (++ch->rr == ch->n_banks)
-        ch->rr = 0;
-    for (uint32_t k = 0; k < ch->n_banks; k++) {
+    uint32_t start = (uint32_t)(now % ch->n_banks); /* priority rotates every cycle */
+    int done = 0;
+    for (uint32_t k = 0; k < ch->n_banks && !done; k++) {
         uint32_t b = start + k < ch->n_banks ? start + k : start + k - ch->n_banks;
-        if (dram_try_column(ch, pool, b, now))
-            return;
+        done = dram_try_column(ch, pool, b, now);
     }
-    for (uint32_t k = 0; k < ch->n_banks; k++) {
+    for (uint32_t k = 0; k < ch->n_banks && !done; k++) {
         uint32_t b = start + k < ch->n_banks ? start + k : start + k - ch->n_banks;
-        if (dram_try_row(ch, pool, b, now))
-            return;
+        done = dram_try_row(ch, pool, b, now);
     }
+    ch->wake = dram_wake(ch, now);
+}
+
+uint64_t dram_next_event(const struct dram_channel *ch, uint64_t now)
+{
+    if (ch->rebind && ch->n)
+        return now;
+    if (ch->n_bound == 0)
+        return UINT64_MAX;
+    return ch->wake > now ? ch->wake : now;
 }

@@ -58,8 +58,8 @@ struct dram_channel {
     int64_t *open_row;
     struct dram_bank *banks;
     uint64_t next_act_any, next_rd_any, next_wr_any, bus_free;
-    uint32_t rr;
     uint32_t n_bound;         /* banks with a bound request */
+    uint64_t wake;            /* no command can issue before this cycle */
     uint8_t rebind;           /* a request arrived or a bank freed since the last pick */
     struct idx_ring ret;      /* completed requests (timed, dram cycles) */
     const struct dram_sched_ops *ops;
@@ -82,5 +82,8 @@ void dram_cycle(struct dram_channel *ch, struct mem_pool *pool, uint64_t now);
 /* Data-bus cycles of a request. */
 uint32_t dram_data_cycles(const struct dram_channel *ch, uint32_t bytes);
 int dram_busy(const struct dram_channel *ch);
+/* Earliest DRAM cycle >= now at which dram_cycle can issue or bind anything
+ * (UINT64_MAX: nothing queued); returns do not count (see ch->ret). */
+uint64_t dram_next_event(const struct dram_channel *ch, uint64_t now);
 
 #endif

@@ -1297,12 +1297,13 @@ uint64_t memsys_next_event(const struct mem_system *ms, uint64_t now)
     }
     for (uint32_t i = 0; i < ms->n_ch; i++) {
         const struct dram_channel *ch = &ms->ch[i];
-        if (ch->n || ch->n_bound)
+        /* dram_cycle runs at dram_now + 1 next */
+        uint64_t t = dram_next_event(ch, ms->dram_now + 1);
+        if (t != UINT64_MAX)
+            best = min_u64(best, dom_to_core(ms, now, ms->f_dram, ms->acc_dram, ms->dram_now, t));
+        if (!ring_empty(&ch->ret)) /* seen by the first l2 tick once dram reaches it */
             best = min_u64(best, dom_to_core(ms, now, ms->f_dram, ms->acc_dram, ms->dram_now,
-                                             ms->dram_now + 1));
-        if (!ring_empty(&ch->ret))
-            best = min_u64(best, dom_to_core(ms, now, ms->f_l2, ms->acc_l2, ms->l2_now,
-                                             ms->l2_now + 1));
+                                             ring_head_t(&ch->ret)));
     }
     return best; /* UINT64_MAX: nothing in flight, nothing will ever happen */
 }
