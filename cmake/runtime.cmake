@@ -60,6 +60,10 @@ find_program(NVCC nvcc PATHS /usr/local/cuda/bin)
 set(WS_CUDA_PROGRAMS
   "api_basic:api_basic.cu"
   "multi:multi_main.cu,multi_a.cu,multi_b.cu")
+if(WS_SANITIZE)
+  execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libasan.so
+                  OUTPUT_VARIABLE WS_ASAN_RUNTIME OUTPUT_STRIP_TRAILING_WHITESPACE)
+endif()
 if(NVCC)
   set(WS_CUDA_OUT ${CMAKE_BINARY_DIR}/cuda)
   file(MAKE_DIRECTORY ${WS_CUDA_OUT})
@@ -80,6 +84,11 @@ if(NVCC)
              WORKING_DIRECTORY ${WS_CUDA_OUT})
     set_tests_properties(cuda/${prog} PROPERTIES PASS_REGULAR_EXPRESSION "PASS"
                          FAIL_REGULAR_EXPRESSION "FAIL")
+    if(WS_SANITIZE)
+      # nvcc's program is not instrumented but loads our instrumented
+      # libcudart: the ASan runtime must be loaded first.
+      set_tests_properties(cuda/${prog} PROPERTIES ENVIRONMENT "LD_PRELOAD=${WS_ASAN_RUNTIME}")
+    endif()
   endforeach()
   add_custom_target(cuda_programs ALL DEPENDS ${WS_CUDA_BINS})
 else()

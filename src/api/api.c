@@ -9,6 +9,7 @@
 
 #include "api/gpu.h"
 #include "base/alloc.h"
+#include "policy/registry.h"
 #include "ptx/parser.h"
 #include "stats/stats.h"
 #include "timing/engine.h"
@@ -39,9 +40,39 @@ static int key_is_runtime(const char *key)
     return 0;
 }
 
+/* Resolve every policy spec now, so a bad name fails at the option (listing
+ * the known policies) rather than at the first launch. */
+static int check_policies(ws_gpu *gpu, const struct gpu_config *c)
+{
+    const struct sched_ops *so;
+    const struct cache_policy_ops *co;
+    const struct dram_sched_ops *dop;
+    struct param_set ps;
+    struct err *e = &gpu->err;
+    if (registry_sched(c->sched, &so, &ps, e) != WS_OK)
+        return err_prefix(e, "option 'sm.sched': ");
+    const struct cache_geometry *caches[] = {&c->l1d, &c->l1c, &c->l1i, &c->l2};
+    static const char *const keys[] = {"l1d.policy", "l1c.policy", "l1i.policy", "l2.policy"};
+    for (size_t i = 0; i < 4; i++)
+        if (registry_cache(caches[i]->policy, &co, &ps, e) != WS_OK)
+            return err_prefix(e, "option '%s': ", keys[i]);
+    if (registry_dram(c->dram_sched, &dop, &ps, e) != WS_OK)
+        return err_prefix(e, "option 'dram.sched': ");
+    return WS_OK;
+}
+
 /* Validate a changed configuration against what is already allocated. */
 static int config_commit(ws_gpu *gpu, const struct gpu_config *nc)
 {
+    if (strcmp(nc->sched, gpu->config.sched) != 0 || strcmp(nc->dram_sched, gpu->config.dram_sched) != 0 ||
+        strcmp(nc->l1d.policy, gpu->config.l1d.policy) != 0 ||
+        strcmp(nc->l1c.policy, gpu->config.l1c.policy) != 0 ||
+        strcmp(nc->l1i.policy, gpu->config.l1i.policy) != 0 ||
+        strcmp(nc->l2.policy, gpu->config.l2.policy) != 0) {
+        int rc = check_policies(gpu, nc);
+        if (rc != WS_OK)
+            return rc;
+    }
     if (nc->device_memory < gpu->mem.used)
         return err_set(&gpu->err, WS_ERR_INVALID,
                        "option 'device_memory': %" PRIu64 " bytes is less than the %" PRIu64
@@ -410,7 +441,6 @@ static int launch_timing(ws_gpu *gpu, struct func_kernel *k)
         free(gpu->report);
         gpu->report = xstrdup(timing_report(gpu->timing));
     }
-    stats_kernel_end(gpu->st, k->m->funcs[k->func].name);
     return rc;
 }
 
@@ -479,6 +509,7 @@ int ws_launch(ws_module *mod, const char *kernel, ws_dim3 grid, ws_dim3 block,
         rc = launch_timing(gpu, &k);
     else
         rc = func_run_kernel(&k, &gpu->err);
+    stats_kernel_end(gpu->st, kernel);
     func_kernel_fini(&k);
     if (env.out)
         fflush(env.out);

@@ -8,6 +8,7 @@
 
 int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 int cmd_ptx(int argc, char **argv);
 int cmd_options(int argc, char **argv);
 int cmd_exec(int argc, char **argv);

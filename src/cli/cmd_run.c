@@ -1,10 +1,14 @@
-/* cmd_run.c: `warpsim list`, `warpsim run` and `warpsim options`: built-in
- * workloads and the configuration keys. */
+/* cmd_run.c: `warpsim list`, `warpsim run`, `warpsim compare` and
+ * `warpsim options`: built-in workloads under a configuration, scheduler
+ * comparisons and the configuration keys. */
 #include "cli/cli.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "workload.h"
 
@@ -40,14 +44,22 @@ static void run_usage(FILE *out)
 {
     fprintf(out,
             "usage: warpsim run <workload> [--size small|medium|large] [--seed N]\n"
-            "                   [--mode functional] [--set key=value]... [--stats]\n\n"
+            "                   [--mode timing|functional] [--config preset|file]\n"
+            "                   [--sched spec] [--set key=value]... [--stats]\n"
+            "                   [--stats-json FILE] [--timeline FILE] [--quiet]\n\n"
             "Runs a built-in workload (see `warpsim list`), checks its results against\n"
-            "the CPU reference and reports instruction counts.\n\n"
-            "  --size S        input size (default small)\n"
-            "  --seed N        input generator seed (default 1)\n"
-            "  --mode M        simulation mode (same as --set mode=M)\n"
-            "  --set key=value a configuration option (see `warpsim options`)\n"
-            "  --stats         print every statistic counter\n"
+            "the CPU reference and reports the effective configuration and statistics.\n\n"
+            "  --size S          input size (default small)\n"
+            "  --seed N          input generator seed (default 1)\n"
+            "  --mode M          timing (default, cycle-level) or functional\n"
+            "  --config X        a preset (gtx480, daws, paws, lwm, medic, cawa), a file of\n"
+            "                    key = value lines or a GPGPU-Sim gpgpusim.config\n"
+            "  --sched S         warp scheduler spec (same as --set sm.sched=S)\n"
+            "  --set key=value   a configuration option (see `warpsim options`)\n"
+            "  --stats           print every statistic\n"
+            "  --stats-json F    write configuration, totals and per-kernel statistics as JSON\n"
+            "  --timeline F      write the timeline (timeline_interval cycles per row) as CSV\n"
+            "  --quiet           do not print the configuration block\n"
             "Exit status: 0 verified, 1 failed or mismatched, 2 usage error.\n");
 }
 
@@ -63,23 +75,155 @@ static int parse_seed(const char *s, uint64_t *out)
     return 0;
 }
 
-int cmd_run(int argc, char **argv)
+/* ---- progress line ----------------------------------------------------------- */
+
+struct progress {
+    double last;
+    int shown;
+};
+
+static double now_seconds(void)
 {
-    const char *name = NULL;
-    struct wl_args args = {.size = WL_SMALL, .seed = 1};
-    int print_stats = 0;
-    ws_gpu *gpu;
-    if (ws_gpu_new(&gpu) != WS_OK) {
-        fprintf(stderr, "warpsim run: cannot create the GPU\n");
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void progress_cb(void *ctx, uint64_t cycles, uint64_t insn, uint32_t launch)
+{
+    struct progress *p = ctx;
+    double t = now_seconds();
+    if (t - p->last < 0.25)
+        return;
+    p->last = t;
+    p->shown = 1;
+    fprintf(stderr, "\r  cycles %llu  instructions %llu  kernel %u ", (unsigned long long)cycles,
+            (unsigned long long)insn, launch);
+    fflush(stderr);
+}
+
+static void progress_end(struct progress *p)
+{
+    if (p->shown)
+        fprintf(stderr, "\r%60s\r", "");
+    p->shown = 0;
+}
+
+/* ---- shared configuration options ---------------------------------------------- */
+
+/* Options that configure the gpu, applied in the order --config, --sched,
+ * then --mode / --set in command-line order. */
+struct gpu_opts {
+    const char *config;
+    const char *sched;
+    const char *sets[256];
+    uint8_t is_mode[256]; /* sets[i] is the value of --mode, not key=value */
+    int nsets;
+};
+
+static int opts_take(struct gpu_opts *o, int argc, char **argv, int *i, int *rc, const char *cmd)
+{
+    const char *a = argv[*i], *v;
+    if (strcmp(a, "--config") == 0 || strcmp(a, "--sched") == 0 || strcmp(a, "--set") == 0 ||
+        strcmp(a, "--mode") == 0) {
+        if (!(v = cli_value(argc, argv, i))) {
+            *rc = 2;
+            return 1;
+        }
+        if (strcmp(a, "--config") == 0) {
+            o->config = v;
+        } else if (strcmp(a, "--sched") == 0) {
+            o->sched = v;
+        } else if (o->nsets >= (int)(sizeof o->sets / sizeof o->sets[0])) {
+            fprintf(stderr, "warpsim %s: too many --set options\n", cmd);
+            *rc = 2;
+        } else {
+            o->is_mode[o->nsets] = strcmp(a, "--mode") == 0;
+            o->sets[o->nsets++] = v;
+        }
         return 1;
     }
+    return 0;
+}
+
+static int opts_apply(const struct gpu_opts *o, ws_gpu *gpu, const char *cmd, const char *sched)
+{
+    if (o->config && ws_gpu_load_config(gpu, o->config) != WS_OK) {
+        fprintf(stderr, "warpsim %s: --config %s: %s\n", cmd, o->config, ws_last_error(gpu));
+        return 2;
+    }
+    if (sched && ws_gpu_set(gpu, "sm.sched", sched) != WS_OK) {
+        fprintf(stderr, "warpsim %s: --sched %s: %s\n", cmd, sched, ws_last_error(gpu));
+        return 2;
+    }
+    for (int i = 0; i < o->nsets; i++) {
+        if (o->is_mode[i]) {
+            if (ws_gpu_set(gpu, "mode", o->sets[i]) != WS_OK) {
+                fprintf(stderr, "warpsim %s: --mode: %s\n", cmd, ws_last_error(gpu));
+                return 2;
+            }
+            continue;
+        }
+        int rc = cli_apply_set(gpu, o->sets[i]);
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
+}
+
+static const char *const summary_stats[] = {
+    "gpu_sim_cycle", "gpu_sim_insn", "gpu_ipc", "sched_issued", "sched_idle_no_inst",
+    "sched_not_ready", "sched_pipe_stall", "sched_held_back", "l1d_miss_rate", "l2_miss_rate",
+    "dram_row_hit_rate", "avg_mem_latency", "cta_disparity_avg",
+};
+
+static void print_summary(ws_gpu *gpu)
+{
+    uint64_t cyc;
+    if (ws_stat(gpu, "gpu_sim_cycle", &cyc) != WS_OK)
+        return; /* functional mode: no timing statistics */
+    printf("statistics:\n");
+    for (size_t i = 0; i < sizeof summary_stats / sizeof summary_stats[0]; i++) {
+        double v;
+        if (ws_stat_double(gpu, summary_stats[i], &v) != WS_OK)
+            continue;
+        if (v == (double)(uint64_t)v && v < 1e15)
+            printf("  %-20s %llu\n", summary_stats[i], (unsigned long long)v);
+        else
+            printf("  %-20s %.4f\n", summary_stats[i], v);
+    }
+}
+
+static int write_file(ws_gpu *gpu, const char *path, int json)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "warpsim run: cannot write '%s': %s\n", path, strerror(errno));
+        return 1;
+    }
+    int rc = json ? ws_stats_write_json(gpu, f) : ws_timeline_write_csv(gpu, f);
+    if (fclose(f) != 0 || rc != WS_OK) {
+        fprintf(stderr, "warpsim run: error writing '%s'\n", path);
+        return 1;
+    }
+    return 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    const char *name = NULL, *json = NULL, *timeline = NULL;
+    struct wl_args args = {.size = WL_SMALL, .seed = 1};
+    struct gpu_opts o;
+    memset(&o, 0, sizeof o);
+    int print_stats = 0, quiet = 0;
     int rc = 0;
     for (int i = 0; i < argc && rc == 0; i++) {
         const char *a = argv[i], *v;
         if (cli_is_help(a)) {
             run_usage(stdout);
-            ws_gpu_free(gpu);
             return 0;
+        } else if (opts_take(&o, argc, argv, &i, &rc, "run")) {
+            continue;
         } else if (strcmp(a, "--size") == 0) {
             if (!(v = cli_value(argc, argv, &i)))
                 rc = 2;
@@ -94,20 +238,16 @@ int cmd_run(int argc, char **argv)
                 fprintf(stderr, "warpsim run: --seed: '%s' is not a non-negative integer\n", v);
                 rc = 2;
             }
-        } else if (strcmp(a, "--mode") == 0) {
-            if (!(v = cli_value(argc, argv, &i)))
+        } else if (strcmp(a, "--stats-json") == 0) {
+            if (!(json = cli_value(argc, argv, &i)))
                 rc = 2;
-            else if (ws_gpu_set(gpu, "mode", v) != WS_OK) {
-                fprintf(stderr, "warpsim run: --mode: %s\n", ws_last_error(gpu));
+        } else if (strcmp(a, "--timeline") == 0) {
+            if (!(timeline = cli_value(argc, argv, &i)))
                 rc = 2;
-            }
-        } else if (strcmp(a, "--set") == 0) {
-            if (!(v = cli_value(argc, argv, &i)))
-                rc = 2;
-            else
-                rc = cli_apply_set(gpu, v);
         } else if (strcmp(a, "--stats") == 0) {
             print_stats = 1;
+        } else if (strcmp(a, "--quiet") == 0) {
+            quiet = 1;
         } else if (a[0] == '-') {
             fprintf(stderr, "warpsim run: unknown option '%s'\n", a);
             rc = 2;
@@ -118,6 +258,14 @@ int cmd_run(int argc, char **argv)
             name = a;
         }
     }
+    if (rc != 0)
+        return rc;
+    ws_gpu *gpu;
+    if (ws_gpu_new(&gpu) != WS_OK) {
+        fprintf(stderr, "warpsim run: cannot create the GPU\n");
+        return 1;
+    }
+    rc = opts_apply(&o, gpu, "run", o.sched);
     if (rc == 0 && !name) {
         fprintf(stderr, "warpsim run: no workload given\n");
         run_usage(stderr);
@@ -132,9 +280,13 @@ int cmd_run(int argc, char **argv)
         ws_gpu_free(gpu);
         return rc;
     }
+    struct progress prog = {0, 0};
+    if (isatty(fileno(stderr)))
+        ws_gpu_set_progress(gpu, progress_cb, &prog);
 
     char detail[1024] = "";
     int st = workload_run(gpu, we, &args, detail, sizeof detail);
+    progress_end(&prog);
     uint64_t warp_insn = 0, thread_insn = 0, kernels = 0;
     ws_stat(gpu, "warp_insn", &warp_insn);
     ws_stat(gpu, "thread_insn", &thread_insn);
@@ -148,8 +300,202 @@ int cmd_run(int argc, char **argv)
         printf("verification  PASSED: %s\n", detail);
     else
         printf("verification  FAILED (%s): %s\n", ws_status_name(st), detail);
+    if (st == WS_ERR_DEADLOCK && *ws_deadlock_report(gpu))
+        printf("deadlock report:\n%s", ws_deadlock_report(gpu));
+    if (!quiet) {
+        printf("configuration:\n");
+        ws_gpu_print_config(gpu, stdout);
+    }
+    print_summary(gpu);
     if (print_stats)
         ws_stats_print(gpu, stdout);
+    int wrc = 0;
+    if (json)
+        wrc |= write_file(gpu, json, 1);
+    if (timeline)
+        wrc |= write_file(gpu, timeline, 0);
     ws_gpu_free(gpu);
-    return st == WS_OK ? 0 : 1;
+    return st == WS_OK && !wrc ? 0 : 1;
+}
+
+/* ---- compare ----------------------------------------------------------------------- */
+
+static void compare_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: warpsim compare <workload[,workload...]> --sched a,b[,c...]\n"
+            "                       [--config preset|file] [--size S] [--seed N]\n"
+            "                       [--set key=value]...\n\n"
+            "Runs every workload under every warp scheduler (timing mode), verifies each\n"
+            "run and prints IPC normalised to the first scheduler, with the harmonic mean\n"
+            "per scheduler.  A scheduler spec may carry parameters (name:key=value), so\n"
+            "specs in the list are separated by ',' only before a name without '='.\n"
+            "Exit status: 0 all verified, 1 a run failed, 2 usage error.\n");
+}
+
+/* Split "a,b:x=1,y=2,c" into specs: a comma starts a new spec unless the
+ * next item looks like key=value (a parameter of the previous spec). */
+static int split_specs(char *list, char **out, int max)
+{
+    int n = 0;
+    char *p = list;
+    while (p && *p && n < max) {
+        out[n++] = p;
+        char *c = p;
+        for (;;) {
+            c = strchr(c, ',');
+            if (!c)
+                break;
+            char *next = c + 1;
+            char *eq = strchr(next, '='), *comma = strchr(next, ',');
+            char *colon = strchr(out[n - 1], ':');
+            if (eq && (!comma || eq < comma) && colon && colon < c) {
+                c = next; /* a parameter of the same spec */
+                continue;
+            }
+            break;
+        }
+        if (c)
+            *c++ = '\0';
+        p = c;
+    }
+    return n;
+}
+
+#define COMPARE_MAX 32
+
+int cmd_compare(int argc, char **argv)
+{
+    struct wl_args args = {.size = WL_SMALL, .seed = 1};
+    struct gpu_opts o;
+    memset(&o, 0, sizeof o);
+    const char *wl_list = NULL;
+    int rc = 0;
+    for (int i = 0; i < argc && rc == 0; i++) {
+        const char *a = argv[i], *v;
+        if (cli_is_help(a)) {
+            compare_usage(stdout);
+            return 0;
+        } else if (opts_take(&o, argc, argv, &i, &rc, "compare")) {
+            continue;
+        } else if (strcmp(a, "--size") == 0) {
+            if (!(v = cli_value(argc, argv, &i)))
+                rc = 2;
+            else if (wl_size_parse(v, &args.size) != WS_OK) {
+                fprintf(stderr, "warpsim compare: --size: '%s' is not one of small, medium, large\n", v);
+                rc = 2;
+            }
+        } else if (strcmp(a, "--seed") == 0) {
+            if (!(v = cli_value(argc, argv, &i)))
+                rc = 2;
+            else if (parse_seed(v, &args.seed) != 0) {
+                fprintf(stderr, "warpsim compare: --seed: '%s' is not a non-negative integer\n", v);
+                rc = 2;
+            }
+        } else if (a[0] == '-') {
+            fprintf(stderr, "warpsim compare: unknown option '%s'\n", a);
+            rc = 2;
+        } else if (wl_list) {
+            fprintf(stderr, "warpsim compare: give the workloads as one comma-separated list\n");
+            rc = 2;
+        } else {
+            wl_list = a;
+        }
+    }
+    if (rc != 0)
+        return rc;
+    if (!wl_list || !o.sched) {
+        fprintf(stderr, "warpsim compare: %s\n", !wl_list ? "no workload given" : "--sched is required");
+        compare_usage(stderr);
+        return 2;
+    }
+    char wbuf[1024], sbuf[1024];
+    snprintf(wbuf, sizeof wbuf, "%s", wl_list);
+    snprintf(sbuf, sizeof sbuf, "%s", o.sched);
+    char *wls[COMPARE_MAX], *specs[COMPARE_MAX];
+    int nw = 0, ns = split_specs(sbuf, specs, COMPARE_MAX);
+    for (char *t = strtok(wbuf, ","); t && nw < COMPARE_MAX; t = strtok(NULL, ","))
+        wls[nw++] = t;
+    for (int w = 0; w < nw; w++)
+        if (!workload_find(wls[w])) {
+            fprintf(stderr, "warpsim compare: unknown workload '%s' (see `warpsim list`)\n", wls[w]);
+            return 2;
+        }
+    /* check every scheduler name before running anything */
+    for (int s = 0; s < ns; s++) {
+        ws_gpu *g;
+        if (ws_gpu_new(&g) != WS_OK)
+            return 1;
+        rc = opts_apply(&o, g, "compare", specs[s]);
+        ws_gpu_free(g);
+        if (rc != 0)
+            return rc;
+    }
+    static double ipc[COMPARE_MAX][COMPARE_MAX];
+    int failed = 0;
+    struct progress prog = {0, 0};
+    for (int w = 0; w < nw; w++)
+        for (int s = 0; s < ns; s++) {
+            ws_gpu *gpu;
+            if (ws_gpu_new(&gpu) != WS_OK)
+                return 1;
+            ws_gpu_set(gpu, "mode", "timing");
+            rc = opts_apply(&o, gpu, "compare", specs[s]);
+            if (rc != 0) {
+                ws_gpu_free(gpu);
+                return rc;
+            }
+            if (isatty(fileno(stderr))) {
+                fprintf(stderr, "\r  %s / %s ...%30s", wls[w], specs[s], "");
+                ws_gpu_set_progress(gpu, progress_cb, &prog);
+            }
+            char detail[1024] = "";
+            int st = workload_run(gpu, workload_find(wls[w]), &args, detail, sizeof detail);
+            progress_end(&prog);
+            if (st != WS_OK) {
+                fprintf(stderr, "warpsim compare: %s under %s: %s: %s\n", wls[w], specs[s],
+                        ws_status_name(st), detail);
+                failed = 1;
+                ipc[w][s] = 0;
+            } else if (ws_stat_double(gpu, "gpu_ipc", &ipc[w][s]) != WS_OK) {
+                ipc[w][s] = 0;
+            }
+            ws_gpu_free(gpu);
+        }
+    if (isatty(fileno(stderr)))
+        fprintf(stderr, "\r%60s\r", "");
+    int width[COMPARE_MAX];
+    for (int s = 0; s < ns; s++) {
+        size_t l = strlen(specs[s]);
+        width[s] = l > 8 ? (int)l : 8;
+    }
+    printf("IPC normalised to %s (size %s)\n", specs[0], wl_size_name(args.size));
+    printf("%-14s %10s", "workload", "IPC");
+    for (int s = 0; s < ns; s++)
+        printf("  %*s", width[s], specs[s]);
+    printf("\n");
+    double hsum[COMPARE_MAX] = {0};
+    int hn[COMPARE_MAX] = {0};
+    for (int w = 0; w < nw; w++) {
+        printf("%-14s %10.3f", wls[w], ipc[w][0]);
+        for (int s = 0; s < ns; s++) {
+            double r = ipc[w][0] > 0 ? ipc[w][s] / ipc[w][0] : 0;
+            if (r > 0) {
+                hsum[s] += 1.0 / r;
+                hn[s]++;
+                printf("  %*.3f", width[s], r);
+            } else {
+                printf("  %*s", width[s], "FAIL");
+            }
+        }
+        printf("\n");
+    }
+    printf("%-14s %10s", "hmean", "");
+    for (int s = 0; s < ns; s++)
+        if (hn[s])
+            printf("  %*.3f", width[s], (double)hn[s] / hsum[s]);
+        else
+            printf("  %*s", width[s], "-");
+    printf("\n");
+    return failed ? 1 : 0;
 }

@@ -11,6 +11,7 @@ static const struct {
 } commands[] = {
     {"list", cmd_list, "list the built-in workloads"},
     {"run", cmd_run, "run a built-in workload and verify it against its CPU reference"},
+    {"compare", cmd_compare, "run workloads under several warp schedulers; compare IPC"},
     {"ptx", cmd_ptx, "parse and analyse a PTX file; print kernels, blocks, loops"},
     {"options", cmd_options, "list the configuration keys accepted by --set"},
     {"exec", cmd_exec, "run a CUDA program (nvcc -cudart shared) on the simulator"},

@@ -237,7 +237,8 @@ void func_cta_init(struct func_cta *c, struct func_kernel *k, uint32_t linear)
         w->frames[0] = (struct call_frame){k->func, 0, 0, 0, 0};
         size_t nr = (size_t)f->nregs * FUNC_WARP_SIZE;
         ensure_regs(w, nr);
-        memset(w->regs, 0, nr * sizeof *w->regs);
+        if (nr)
+            memset(w->regs, 0, nr * sizeof *w->regs);
         w->local_top = align16(f->local_bytes);
         ensure_lanes(&w->local, &w->local_cap, w->local_top);
         if (w->local_cap)

@@ -17,7 +17,7 @@
 
 #include "base/err.h"
 
-#define MEM_GLOBAL_BASE 0x0000000100000000ull
+#define MEM_GLOBAL_BASE 0x0000200000000000ull /* host-mappable, also under ASan (managed memory) */
 #define MEM_PARAM_BASE 0x00007d0000000000ull
 #define MEM_SHARED_BASE 0x00007e0000000000ull
 #define MEM_LOCAL_BASE 0x00007f0000000000ull

@@ -15,7 +15,8 @@
  *   max(ceil(B / (dram_bus_bytes * dram_data_rate)), BL/R) command cycles,
  * so the peak is dram_bus_bytes * dram_data_rate bytes per command cycle.
  * A request's data returns dram_latency cycles after its last data beat
- * (GPGPU-Sim's fixed controller latency).  One command per cycle; banks are scanned round-robin from a rotating start,
+ * (GPGPU-Sim's fixed controller latency).  One command per cycle; banks are
+ * scanned round-robin from bank now % banks,
  * column commands before row commands.
  *
  * Scheduling: each bank serves one request at a time.  Whenever banks are

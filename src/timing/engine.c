@@ -171,11 +171,17 @@ static int deadlock(struct timing *t, const struct timing_launch *L, uint64_t id
         timing_dump(t, f);
         fclose(f);
     }
+    char sum[ERR_MSG_MAX - 200];
+    size_t n = 0;
+    sum[0] = '\0';
+    for (uint32_t i = 0; i < t->nsms; i++)
+        if (sm_busy(&t->sms[i]))
+            n = sm_summary(&t->sms[i], sum, n, sizeof sum);
     return err_set(e, WS_ERR_DEADLOCK,
-                   "kernel '%s': no progress for %" PRIu64 " cycles at cycle %" PRIu64
-                   " (deadlock_cycles %" PRIu64 "):\n%.700s",
-                   L->m->funcs[L->k->func].name, idle, t->now, t->cfg->deadlock_cycles,
-                   t->report ? t->report : "");
+                   "deadlock in kernel '%s' at cycle %" PRIu64 ": no progress for %" PRIu64
+                   " cycles (deadlock_cycles %" PRIu64 ");%s (ws_deadlock_report has the "
+                   "full report)",
+                   L->m->funcs[L->k->func].name, t->now, idle, t->cfg->deadlock_cycles, sum);
 }
 
 static void sample_timeline(struct timing *t)
@@ -222,7 +228,11 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
     if (t->broken)
         return err_set(e, WS_ERR_INVALID,
                        "the timing model stopped after an earlier error; create a new gpu");
-    uint32_t rpt = timing_regs_per_thread(m, k->func);
+    /* registers per thread: the analysis' pressure estimate, else the
+     * declared registers */
+    uint32_t rpt = k->an->func_regs && k->an->func_regs[k->func]
+                       ? k->an->func_regs[k->func]
+                       : timing_regs_per_thread(m, k->func);
     uint32_t regs = rpt * k->threads_per_cta;
     uint32_t shared = (uint32_t)(m->shared_static_size + k->dyn_shared);
     int rc = launch_fits(t, k, regs, shared, e);

@@ -42,8 +42,9 @@ int timing_new(const struct gpu_config *cfg, const struct dev_mem *mem, struct s
 void timing_free(struct timing *t);
 void timing_set_progress(struct timing *t, timing_progress_fn fn, void *ctx);
 
-/* Registers per thread used for occupancy: the kernel's declared registers
- * in 32-bit units (predicates excluded), capped at 63. */
+/* Fallback registers per thread for occupancy when the analysis has no
+ * estimate (analysis.func_regs): the kernel's declared registers in 32-bit
+ * units (predicates excluded), capped at 63. */
 uint32_t timing_regs_per_thread(const struct ptx_module *m, uint32_t func);
 
 /* Run launch k to completion on the timing model. */

@@ -35,6 +35,7 @@ struct mem_req {
     uint32_t bytes;    /* data bytes moved */
     uint32_t sm, pc, tag;
     uint32_t sub;      /* memory sub-partition (global index) */
+    uint32_t channel, l2_set, l2_bank, dram_bank, dram_row; /* address mapping */
     int32_t slot;      /* warp slot, -1 for L2-originated write-backs */
     uint32_t inst;     /* MEM_DEST_INST: instruction-table index on the SM */
     uint32_t next;     /* free-list link */

@@ -46,6 +46,12 @@
  *   sub-partition k = lline / subparts; L2 set = k % l2.sets, L2 bank =
  *   k % l2_banks; DRAM bank = (local / dram_row_bytes) % dram_banks, row =
  *   local / (dram_row_bytes * dram_banks), column = local % dram_row_bytes.
+ * - Arbitration: crossbar sources are examined round-robin starting from
+ *   icnt_now % n_sources, DRAM banks from dram_now % banks, so the order
+ *   depends only on time and skipping idle cycles changes nothing.
+ * - L2 sub-partition: every arrived request moves in order from the crossbar
+ *   buffer to its bank's queue (a full bank queue blocks the buffer); each
+ *   bank serves l2_ports requests per l2 cycle from its queue head.
  * - L2: write-back, write-allocate (a write miss allocates the line without
  *   fetching it: byte-masked write, as sectored GPGPU-Sim L2s); L2 misses
  *   send the first request to DRAM and merge later ones in the MSHR; fills
@@ -121,7 +127,6 @@ struct icnt_net {
     uint32_t n_src, n_dst;
     uint64_t *src_free, *dst_free;
     struct idx_ring *dst;       /* timed (icnt): arrival */
-    uint32_t rr;
 };
 
 struct memsys_counters {
@@ -320,7 +325,6 @@ static void icnt_init(struct icnt_net *n, uint32_t n_src, uint32_t n_dst, uint32
 {
     n->n_src = n_src;
     n->n_dst = n_dst;
-    n->rr = 0;
     n->src_free = xcalloc(n_src, sizeof *n->src_free);
     n->dst_free = xcalloc(n_dst, sizeof *n->dst_free);
     n->dst = xcalloc(n_dst, sizeof *n->dst);
@@ -667,7 +671,10 @@ static uint32_t new_req(struct mem_system *ms, const struct mem_inst *mi, uint64
     struct addr_loc loc;
     memsys_map(ms, addr, &loc);
     *r = (struct mem_req){.addr = addr, .bytes = bytes, .kind = kind, .dest = dest,
-                          .inst = inst, .sub = loc.sub, .next = MEM_REQ_NONE};
+                          .inst = inst, .sub = loc.sub, .channel = loc.channel,
+                          .l2_set = loc.l2_set, .l2_bank = loc.l2_bank,
+                          .dram_bank = loc.dram_bank, .dram_row = loc.dram_row,
+                          .next = MEM_REQ_NONE};
     if (mi) {
         r->sm = mi->sm;
         r->pc = mi->pc;
@@ -965,9 +972,12 @@ static void icnt_send(struct mem_system *ms, struct icnt_net *n, uint32_t src, u
 
 static void icnt_tick(struct mem_system *ms)
 {
+    /* the first source examined rotates with the icnt clock (not per call,
+     * so that skipped idle cycles change nothing) */
     struct icnt_net *n = &ms->req_net;
+    uint32_t rr = (uint32_t)(ms->icnt_now % n->n_src);
     for (uint32_t k = 0; k < n->n_src; k++) {
-        uint32_t s = (n->rr + k) % n->n_src;
+        uint32_t s = (rr + k) % n->n_src;
         struct idx_ring *src = &ms->sm[s].missq;
         if (ring_empty(src) || n->src_free[s] > ms->icnt_now)
             continue;
@@ -981,10 +991,10 @@ static void icnt_tick(struct mem_system *ms)
         icnt_send(ms, n, s, r->sub, q, r->kind == MEM_REQ_WRITE ? r->bytes : 8);
         ms->st.icnt_req_packets++;
     }
-    n->rr = n->rr + 1 < n->n_src ? n->rr + 1 : 0;
     n = &ms->rep_net;
+    rr = (uint32_t)(ms->icnt_now % n->n_src);
     for (uint32_t k = 0; k < n->n_src; k++) {
-        uint32_t s = (n->rr + k) % n->n_src;
+        uint32_t s = (rr + k) % n->n_src;
         struct idx_ring *src = &ms->sub[s].out;
         if (!ring_ready(src, ms->l2_now) || n->src_free[s] > ms->icnt_now)
             continue;
@@ -998,7 +1008,6 @@ static void icnt_tick(struct mem_system *ms)
         icnt_send(ms, n, s, r->sm, q, r->bytes);
         ms->st.icnt_reply_packets++;
     }
-    n->rr = n->rr + 1 < n->n_src ? n->rr + 1 : 0;
 }
 
 /* ---------------------------------------------------------------- L2 side */
@@ -1007,12 +1016,11 @@ static void icnt_tick(struct mem_system *ms)
  * (write-back + fetch) use the queue's spare slot. */
 static int to_dram(struct mem_system *ms, uint32_t q, int spare)
 {
-    struct addr_loc loc;
-    memsys_map(ms, ms->pool.r[q].addr, &loc);
-    struct dram_channel *ch = &ms->ch[loc.channel];
+    const struct mem_req *r = &ms->pool.r[q];
+    struct dram_channel *ch = &ms->ch[r->channel];
     if (!dram_can_accept(ch) && !(spare && ch->n <= ch->cap))
         return 0;
-    dram_enqueue(ch, &ms->pool, q, loc.dram_bank, loc.dram_row, ms->dram_now);
+    dram_enqueue(ch, &ms->pool, q, r->dram_bank, r->dram_row, ms->dram_now);
     return 1;
 }
 
@@ -1026,20 +1034,19 @@ static int l2_serve(struct mem_system *ms, struct l2_sub *sb, uint32_t q)
             return 0;
         return 1;
     }
-    struct addr_loc loc;
-    memsys_map(ms, r->addr, &loc);
+    uint32_t set = r->l2_set;
     uint32_t shift = ms->l2_shift, way;
     uint64_t line = r->addr >> shift;
     struct cache *cc = &sb->c;
     struct cache_access ca = {.line_addr = line, .pc = r->pc, .sm = r->sm, .warp = -1,
                               .warp_age = r->age, .is_write = r->kind != MEM_REQ_READ,
                               .tag = r->tag};
-    int pr = cache_probe(cc, loc.l2_set, line << shift, &way);
-    size_t li = (size_t)loc.l2_set * cc->assoc + way;
+    int pr = cache_probe(cc, set, line << shift, &way);
+    size_t li = (size_t)set * cc->assoc + way;
     if (pr == CACHE_HIT) {
         ms->st.l2_accesses++;
         ms->st.l2_hits++;
-        cache_touch(cc, loc.l2_set, way, &ca);
+        cache_touch(cc, set, way, &ca);
         if (r->kind == MEM_REQ_WRITE) {
             cc->dirty[li] = 1;
             mem_pool_release(&ms->pool, q);
@@ -1066,7 +1073,7 @@ static int l2_serve(struct mem_system *ms, struct l2_sub *sb, uint32_t q)
         return 1;
     }
     /* miss: needs the DRAM queue (twice with a dirty victim), an MSHR for reads */
-    struct dram_channel *ch = &ms->ch[loc.channel];
+    struct dram_channel *ch = &ms->ch[r->channel];
     int is_read = r->kind != MEM_REQ_WRITE;
     if (!dram_can_accept(ch))
         return 0;
@@ -1075,9 +1082,9 @@ static int l2_serve(struct mem_system *ms, struct l2_sub *sb, uint32_t q)
     if (ms->pool.nfree < 2)
         return 0;
     struct cache_victim v;
-    if (cache_allocate(cc, loc.l2_set, line << shift, &ca, &way, &v) != 0)
+    if (cache_allocate(cc, set, line << shift, &ca, &way, &v) != 0)
         return 0;
-    li = (size_t)loc.l2_set * cc->assoc + way;
+    li = (size_t)set * cc->assoc + way;
     if (v.valid && v.dirty) {
         ms->st.l2_writebacks++;
         uint32_t w = new_req(ms, NULL, v.tag, c->l2.line, MEM_REQ_WRITE, MEM_DEST_NONE, 0);
@@ -1087,7 +1094,7 @@ static int l2_serve(struct mem_system *ms, struct l2_sub *sb, uint32_t q)
     ms->st.l2_accesses++;
     ms->st.l2_misses++;
     if (!is_read) {
-        cache_fill(cc, loc.l2_set, way);
+        cache_fill(cc, set, way);
         cc->dirty[li] = 1;
         mem_pool_release(&ms->pool, q);
         return 1;
@@ -1115,14 +1122,13 @@ static void l2_fill(struct mem_system *ms, uint32_t q)
     uint64_t line = r->addr >> ms->l2_shift;
     int m = mshr_find(&sb->mshr, line);
     ws_assert(m >= 0);
-    struct addr_loc loc;
-    memsys_map(ms, r->addr, &loc);
+    uint32_t set = r->l2_set;
     struct cache *cc = &sb->c;
-    cache_fill(cc, loc.l2_set, sb->mshr.way[m]);
+    cache_fill(cc, set, sb->mshr.way[m]);
     for (uint32_t k = 0; k < sb->mshr.ntargets[m]; k++) {
         uint32_t t = sb->mshr.targets[(size_t)m * sb->mshr.max_merge + k];
         if (ms->pool.r[t].kind == MEM_REQ_ATOMIC)
-            cc->dirty[(size_t)loc.l2_set * cc->assoc + sb->mshr.way[m]] = 1;
+            cc->dirty[(size_t)set * cc->assoc + sb->mshr.way[m]] = 1;
         ring_push_t(&sb->out, t, ms->l2_now);
     }
     mshr_release(&sb->mshr, (uint32_t)m);
@@ -1146,13 +1152,12 @@ static void l2_tick(struct mem_system *ms)
     }
     for (uint32_t s = 0; s < ms->n_sub; s++) {
         struct l2_sub *sb = &ms->sub[s];
-        /* arbiter: icnt input -> bank queues, in order, up to one per bank */
+        /* arbiter: every arrived request moves, in order, to its bank queue;
+         * a full bank queue blocks the input (head of line) */
         struct idx_ring *in = &ms->req_net.dst[s];
-        for (uint32_t k = 0; k < c->l2_banks && ring_ready(in, ms->icnt_now); k++) {
+        while (ring_ready(in, ms->icnt_now)) {
             uint32_t q = ring_head(in);
-            struct addr_loc loc;
-            memsys_map(ms, ms->pool.r[q].addr, &loc);
-            struct idx_ring *bq = &sb->bankq[loc.l2_bank];
+            struct idx_ring *bq = &sb->bankq[ms->pool.r[q].l2_bank];
             if (ring_full(bq))
                 break;
             ring_pop(in);

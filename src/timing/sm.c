@@ -101,6 +101,9 @@ int sm_init(struct sm *sm, uint32_t id, const struct gpu_config *cfg, struct mem
                        "(at most %u)",
                        sm->nslots, sm->nunits, per_unit, SCHED_MAX_WARPS);
     sm->warps = xcalloc(sm->nslots, sizeof *sm->warps);
+    sm->dirty_words = (sm->nslots + 63) / 64;
+    sm->dirty = xcalloc(sm->dirty_words, sizeof *sm->dirty);
+    sm->want_fetch = xcalloc(sm->dirty_words, sizeof *sm->want_fetch);
     sm->nctas = cfg->max_ctas_per_sm ? cfg->max_ctas_per_sm : 1;
     sm->ctas = xcalloc(sm->nctas, sizeof *sm->ctas);
     sm->fctas = xcalloc(sm->nctas, sizeof *sm->fctas);
@@ -147,6 +150,14 @@ int sm_init(struct sm *sm, uint32_t id, const struct gpu_config *cfg, struct mem
         else if (iclass_is_mem(c))
             u = SM_UNIT_MEM;
         sm->unit_map[c] = u;
+        /* latency and II come from the operation's own unit (as GPGPU-Sim's
+         * per-opcode latencies); the fallback unit is only the structure */
+        unsigned own = c == ICLASS_SFU ? SM_UNIT_SFU
+                       : c == ICLASS_DP  ? SM_UNIT_DP
+                       : c == ICLASS_INT ? SM_UNIT_INT
+                                         : SM_UNIT_SP;
+        sm->cls_latency[c] = sm->pipes[own].latency;
+        sm->cls_ii[c] = sm->pipes[own].ii;
     }
     uint32_t maxlat = 2;
     for (int u = 0; u < SM_UNIT_COUNT; u++)
@@ -156,6 +167,14 @@ int sm_init(struct sm *sm, uint32_t id, const struct gpu_config *cfg, struct mem
     while (sm->wheel_size <= maxlat)
         sm->wheel_size *= 2;
     sm->wheel = xcalloc(sm->wheel_size, sizeof *sm->wheel);
+    /* a bucket receives at most one cycle's issues per distinct latency:
+     * sized so that it never grows in the cycle loop */
+    size_t per_cycle = (size_t)sm->nunits * SM_UNIT_COUNT *
+                       (cfg->max_issue_per_warp ? cfg->max_issue_per_warp : 1);
+    for (uint32_t i = 0; i < sm->wheel_size; i++) {
+        sm->wheel[i].cap = per_cycle;
+        sm->wheel[i].e = xcalloc(per_cycle, sizeof *sm->wheel[i].e);
+    }
     sm->ntok = sm->nslots * 4;
     sm->tok = xcalloc(sm->ntok, sizeof *sm->tok);
     for (uint32_t i = 0; i < sm->ntok; i++)
@@ -184,6 +203,8 @@ void sm_fini(struct sm *sm)
     free(sm->fctas);
     free(sm->ctas);
     free(sm->warps);
+    free(sm->dirty);
+    free(sm->want_fetch);
     scoreboard_fini(&sm->sb);
     memset(sm, 0, sizeof *sm);
 }
@@ -214,6 +235,16 @@ static uint32_t warp_next_pc(const struct sm_warp *w, uint32_t *active)
     return top->pc;
 }
 
+static inline uint32_t s_of(const struct sm *sm, const struct sm_warp *w)
+{
+    return (uint32_t)(w - sm->warps);
+}
+
+static inline void mark_dirty(struct sm *sm, uint32_t slot)
+{
+    sm->dirty[slot / 64] |= 1ull << (slot % 64);
+}
+
 /* Recompute the ready bits of one slot from its state. */
 static void warp_refresh(struct sm *sm, uint32_t slot)
 {
@@ -222,7 +253,8 @@ static void warp_refresh(struct sm *sm, uint32_t slot)
     uint32_t i = slot / sm->nunits;
     uint64_t bit = 1ull << i, keep = ~bit;
     struct sched_view *v = &U->view;
-    w->dirty = 0;
+    sm->dirty[slot / 64] &= ~(1ull << (slot % 64));
+    sm->want_fetch[slot / 64] &= ~(1ull << (slot % 64));
     v->valid &= keep;
     v->next_is_load &= keep;
     v->next_is_mem &= keep;
@@ -245,6 +277,9 @@ static void warp_refresh(struct sm *sm, uint32_t slot)
         return;
     U->pc[i] = pc;
     U->active[i] = active;
+    if (w->ib_n < (sm->cfg->ibuffer_entries ? sm->cfg->ibuffer_entries : 1) &&
+        w->ib_pc != PC_EXIT)
+        sm->want_fetch[slot / 64] |= 1ull << (slot % 64);
     const struct timing_launch *L = sm->L;
     unsigned ic = L->an->pc[pc].iclass;
     if (iclass_is_mem(ic)) {
@@ -388,7 +423,7 @@ static void writebacks(struct sm *sm, uint64_t now)
         scoreboard_release(&sm->sb, x->slot, &sm->L->regs[x->pc]);
         w->pend_wb--;
         sm->c.alu_inflight--;
-        w->dirty = 1;
+        mark_dirty(sm, s_of(sm, w));
         warp_try_free(sm, x->slot, now);
         sm->progressed = 1;
     }
@@ -426,7 +461,7 @@ static void mem_completions(struct sm *sm, uint64_t now)
             w->pend_stores--;
         w->pend_mem--;
         sm->c.mem_inflight--;
-        w->dirty = 1;
+        mark_dirty(sm, s_of(sm, w));
         if (t->is_long)
             slot_event(sm, (int32_t)t->slot, SCHED_EV_LOAD_DONE, t->pc, now);
         uint32_t slot = t->slot;
@@ -457,7 +492,7 @@ static void barrier_scan(struct sm *sm, uint32_t cta_slot, uint64_t now)
         if (w->valid && w->cta_slot == cta_slot && w->at_bar &&
             w->fw->state != FUNC_WARP_AT_BARRIER) {
             w->at_bar = 0;
-            w->dirty = 1;
+            mark_dirty(sm, s_of(sm, w));
             released = 1;
         }
     }
@@ -540,9 +575,9 @@ static int issue(struct sm *sm, uint32_t slot, uint64_t now, struct err *e)
         struct sm_pipe *p = &sm->pipes[unit];
         int j = pipe_free(p, now);
         ws_assert(j >= 0);
-        p->free_at[j] = now + p->ii;
+        p->free_at[j] = now + sm->cls_ii[ic];
         scoreboard_reserve(&sm->sb, slot, regs, 0);
-        wheel_add(sm, now + p->latency, slot, pc);
+        wheel_add(sm, now + sm->cls_latency[ic], slot, pc);
         w->pend_wb++;
         sm->c.alu_inflight++;
     }
@@ -616,6 +651,7 @@ static void classify(struct sm *sm, struct sm_sched_unit *U, int cls, uint64_t n
 static int unit_cycle(struct sm *sm, uint32_t u, uint64_t now, struct err *e)
 {
     struct sm_sched_unit *U = &sm->units[u];
+    U->view.now = now;
     int cooling = now < U->next_issue;
     uint64_t ready = cooling ? 0 : unit_ready(sm, U, now);
     if (!ready) {
@@ -626,7 +662,6 @@ static int unit_cycle(struct sm *sm, uint32_t u, uint64_t now, struct err *e)
         return WS_OK;
     }
     U->view.ready = ready;
-    U->view.now = now;
     int pick = U->ops->pick(U->priv, &U->view);
     if (pick < 0) {
         classify(sm, U, CLS_HELD, 1);
@@ -651,24 +686,50 @@ static int unit_cycle(struct sm *sm, uint32_t u, uint64_t now, struct err *e)
 
 /* ---- fetch -------------------------------------------------------------------------- */
 
+/* Next slot at or after `from` (wrapping) whose bit is set in `set`, or -1. */
+static int next_set(const uint64_t *set, uint32_t words, uint32_t nslots, uint32_t from)
+{
+    for (uint32_t pass = 0; pass < 2; pass++) {
+        uint32_t start = pass ? 0 : from;
+        uint32_t end = pass ? from : nslots;
+        for (uint32_t wd = start / 64; wd < words && wd * 64 < end; wd++) {
+            uint64_t m = set[wd];
+            if (wd == start / 64)
+                m &= ~0ull << (start % 64);
+            if (!m)
+                continue;
+            uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(m);
+            if (s < end)
+                return (int)s;
+        }
+    }
+    return -1;
+}
+
 static void fetch(struct sm *sm, uint64_t now)
 {
     uint32_t cap = sm->cfg->ibuffer_entries ? sm->cfg->ibuffer_entries : 1;
-    for (uint32_t k = 0; k < sm->nslots; k++) {
-        uint32_t s = (sm->fetch_rr + k) % sm->nslots;
+    uint32_t from = sm->fetch_rr;
+    for (uint32_t tries = 0; tries < sm->nslots; tries++) {
+        int si = next_set(sm->want_fetch, sm->dirty_words, sm->nslots, from);
+        if (si < 0)
+            return;
+        uint32_t s = (uint32_t)si;
         struct sm_warp *w = &sm->warps[s];
-        if (!w->valid || w->done || w->ib_n >= cap || w->ib_pc == PC_EXIT)
+        from = (s + 1) % sm->nslots;
+        if (w->ib_n >= cap || (w->fetch_wait && now < w->fetch_ready_at)) {
+            if (from == sm->fetch_rr)
+                return;
             continue;
-        if (w->fetch_wait && now < w->fetch_ready_at)
-            continue;
+        }
         uint64_t ready_at = now;
         uint64_t addr = (uint64_t)(w->ib_pc + w->ib_n) * 8u;
-        sm->fetch_rr = (s + 1) % sm->nslots;
+        sm->fetch_rr = from;
         sm->progressed = 1;
         if (w->fetch_wait || memsys_ifetch(sm->ms, sm->id, addr, now, &ready_at)) {
             w->fetch_wait = 0;
             w->ib_n = cap;
-            w->dirty = 1;
+            mark_dirty(sm, s);
         } else {
             sm->c.ifetch_miss++;
             w->fetch_wait = 1;
@@ -691,9 +752,11 @@ int sm_cycle(struct sm *sm, uint64_t now, struct err *e)
     }
     mem_completions(sm, now);
     writebacks(sm, now);
-    for (uint32_t s = 0; s < sm->nslots; s++)
-        if (sm->warps[s].dirty)
-            warp_refresh(sm, s);
+    for (uint32_t wd = 0; wd < sm->dirty_words; wd++)
+        while (sm->dirty[wd]) {
+            uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(sm->dirty[wd]);
+            warp_refresh(sm, s); /* clears the bit */
+        }
     for (uint32_t k = 0; k < sm->nunits; k++) {
         uint32_t u = (sm->unit_rr + k) % sm->nunits;
         int rc = unit_cycle(sm, u, now, e);
@@ -732,10 +795,11 @@ uint64_t sm_next_event(const struct sm *sm, uint64_t now, int *idle)
                 return now + 1; /* LD/ST availability depends on the memory system */
         }
     }
+    for (uint32_t wd = 0; wd < sm->dirty_words; wd++)
+        if (sm->dirty[wd])
+            return now + 1;
     for (uint32_t s = 0; s < sm->nslots; s++) {
         const struct sm_warp *w = &sm->warps[s];
-        if (w->dirty)
-            return now + 1;
         if (w->fetch_wait && w->fetch_ready_at < next)
             next = w->fetch_ready_at > now ? w->fetch_ready_at : now + 1;
     }
@@ -800,4 +864,32 @@ void sm_dump(const struct sm *sm, FILE *out)
             fprintf(out, "pipeline: %u results in flight, ", w->pend_wb);
         fprintf(out, "age %" PRIu64 "\n", w->age);
     }
+}
+
+size_t sm_summary(const struct sm *sm, char *buf, size_t len, size_t cap)
+{
+    for (uint32_t cs = 0; cs < sm->nctas; cs++) {
+        if (!sm->ctas[cs].used || len + 1 >= cap)
+            continue;
+        const struct func_cta *fc = &sm->fctas[cs];
+        int n = snprintf(buf + len, cap - len, " SM %u CTA (%u,%u,%u):", sm->id, fc->ctaid[0],
+                         fc->ctaid[1], fc->ctaid[2]);
+        len = n > 0 && (size_t)n < cap - len ? len + (size_t)n : cap - 1;
+        for (uint32_t s = 0; s < sm->nslots && len + 1 < cap; s++) {
+            const struct sm_warp *w = &sm->warps[s];
+            if (!w->valid || w->cta_slot != cs)
+                continue;
+            uint32_t act, pc = warp_next_pc(w, &act);
+            if (w->at_bar)
+                n = snprintf(buf + len, cap - len, " warp %u waits at barrier %u (PC %u, line %u);",
+                             w->fw->id, w->fw->bar_id, w->fw->bar_pc,
+                             sm->L ? sm->L->m->insts[w->fw->bar_pc].line : 0);
+            else if (pc == PC_EXIT)
+                n = snprintf(buf + len, cap - len, " warp %u exited;", w->fw->id);
+            else
+                n = snprintf(buf + len, cap - len, " warp %u at PC %u;", w->fw->id, pc);
+            len = n > 0 && (size_t)n < cap - len ? len + (size_t)n : cap - 1;
+        }
+    }
+    return len;
 }

@@ -62,7 +62,6 @@ struct sm_warp {
     uint8_t done;      /* every lane finished (slot frees when drained) */
     uint8_t at_bar;    /* waiting at a CTA barrier */
     uint8_t fetch_wait;/* instruction fetch missed; retry at fetch_ready_at */
-    uint8_t dirty;     /* ready bits must be recomputed */
     uint32_t ib_pc, ib_n;  /* instruction buffer: ib_n instructions from ib_pc */
     uint64_t ib_ready_at;  /* cycle the buffered instructions become valid */
     uint64_t fetch_ready_at;
@@ -133,6 +132,8 @@ struct sm {
     uint32_t nunits;
     struct sm_pipe pipes[SM_UNIT_COUNT]; /* MEM unused (memsys) */
     uint8_t unit_map[ICLASS_COUNT];      /* iclass -> enum sm_unit after fallback */
+    uint32_t cls_latency[ICLASS_COUNT];  /* latency and initiation interval of the */
+    uint32_t cls_ii[ICLASS_COUNT];       /* class's own unit, even on a fallback unit */
 
     struct sm_wheel_bucket *wheel;
     uint32_t wheel_size; /* power of two > every latency */
@@ -141,6 +142,9 @@ struct sm {
     struct sm_memtok *tok;
     uint32_t ntok, tok_free;
 
+    uint64_t *dirty;     /* bitset over slots: ready bits must be recomputed */
+    uint32_t dirty_words;
+    uint64_t *want_fetch; /* bitset over slots: instruction buffer has room */
     uint32_t fetch_rr;
     uint32_t used_threads, used_warps, used_regs, used_shared, used_ctas;
     uint64_t next_age;
@@ -184,5 +188,8 @@ int sm_busy(const struct sm *sm);
 
 /* Deadlock report lines for every resident warp. */
 void sm_dump(const struct sm *sm, FILE *out);
+/* One-line summary of the resident warps ("CTA (x,y,z): warp 0 waits at
+ * barrier 0 (PC 5, line 20); ...") appended to buf; returns the new length. */
+size_t sm_summary(const struct sm *sm, char *buf, size_t len, size_t cap);
 
 #endif

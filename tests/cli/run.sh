@@ -28,7 +28,7 @@ expect() {
 expect help 0 'usage: warpsim <command>' -- "$ws" --help
 expect no-command 2 'usage: warpsim' -- "$ws"
 expect unknown-command 2 "unknown command 'frob'" -- "$ws" frob
-for c in list run ptx options; do
+for c in list run compare ptx options; do
   expect "help-$c" 0 "usage: warpsim $c" -- "$ws" "$c" --help
 done
 expect list 0 'vecadd' -- "$ws" list
@@ -50,6 +50,26 @@ expect ptx-truncated 1 'truncated.ptx:[0-9]+:[0-9]+:' -- "$ws" ptx "$data/trunca
 expect ptx-loops 0 'L0 +header B1 \(PC 6\), PCs 6-9, depth 1' -- "$ws" ptx "$data/loops.ptx"
 expect ptx-reconv 0 'PCs +0-5 .*reconverges at PC 10' -- "$ws" ptx "$data/loops.ptx"
 expect ptx-params 0 'param +loopsum_param_1 +.u32 4 bytes at offset 8' -- "$ws" ptx "$data/loops.ptx"
+
+# timing model: configuration, schedulers, statistics files, compare
+expect run-timing 0 'gpu_sim_cycle +[0-9]+' -- "$ws" run vecadd --size small
+expect run-timing-verifies 0 'verification  PASSED' -- "$ws" run vecadd --size small --mode timing
+expect run-config-block 0 'sm.sched = lrr' -- "$ws" run vecadd --sched lrr
+expect run-config-preset 0 'verification  PASSED' -- "$ws" run vecadd --config daws --quiet
+expect run-bad-config 2 "--config nosuch: .*neither a preset" -- "$ws" run vecadd --config nosuch
+expect run-bad-sched 2 "unknown warp scheduler 'nosuch' \\(known: .*gto.*lrr" -- "$ws" run vecadd --sched nosuch
+expect run-bad-set-value 2 "sm.count" -- "$ws" run vecadd --set sm.count=0
+tmp=$(mktemp -d)
+expect run-stats-json 0 'verification  PASSED' -- "$ws" run vecadd --quiet --stats-json "$tmp/s.json" --timeline "$tmp/t.csv"
+expect stats-json-content 0 '"gpu_sim_cycle": [1-9]' -- cat "$tmp/s.json"
+expect stats-json-kernels 0 '"kernels": \[' -- cat "$tmp/s.json"
+expect timeline-header 0 '^cycle,.*active_warps' -- head -1 "$tmp/t.csv"
+expect run-stats-json-unwritable 1 "cannot write" -- "$ws" run vecadd --quiet --stats-json "$tmp/no/such/dir.json"
+rm -rf "$tmp"
+expect compare-table 0 'hmean +1\.000 +[0-9.]+' -- "$ws" compare vecadd,reduce --sched gto,lrr
+expect compare-bad-sched 2 "unknown warp scheduler 'nope' \\(known: " -- "$ws" compare vecadd --sched gto,nope
+expect compare-no-sched 2 '--sched is required' -- "$ws" compare vecadd
+expect compare-bad-workload 2 "unknown workload 'nope'" -- "$ws" compare nope --sched gto
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -17,8 +17,9 @@
 #include "warpsim.h"
 #include "workload.h"
 
-/* A loop kernel: `iters` iterations of a body of `d` adds, dependent on each
- * other (one register) or independent (40 registers in turn). */
+/* A loop kernel: `iters` iterations of a body of `d` instructions: kind 1
+ * dependent integer adds (one register), 0 independent adds (40 registers
+ * in turn), 2 a dependent chain of SFU square roots, 3 of f64 adds. */
 static char *loop_ptx(unsigned d, int dependent)
 {
     size_t cap = 4096 + (size_t)d * 64;
@@ -28,14 +29,21 @@ static char *loop_ptx(unsigned d, int dependent)
                      ".version 7.0\n.target sm_70\n.address_size 64\n"
                      ".visible .entry k(.param .u64 out, .param .u32 iters)\n{\n"
                      ".reg .pred %%p<2>;\n.reg .b32 %%r<64>;\n.reg .b64 %%rd<4>;\n"
+                     ".reg .f32 %%f<4>;\n.reg .f64 %%fd<4>;\n"
+                     "mov.f32 %%f1, 0f3F800000;\nmov.f64 %%fd1, 0d3FF0000000000000;\n"
                      "ld.param.u64 %%rd1, [out];\nld.param.u32 %%r60, [iters];\n"
                      "mov.u32 %%r61, 0;\n");
     for (unsigned r = 0; r < 42; r++)
         n += snprintf(p + n, cap - (size_t)n, "mov.u32 %%r%u, %u;\n", r, r);
     n += snprintf(p + n, cap - (size_t)n, "$L_loop:\nadd.s32 %%r61, %%r61, 1;\n");
     for (unsigned i = 0; i < d; i++) {
-        unsigned r = dependent ? 1 : 2 + i % 40;
-        n += snprintf(p + n, cap - (size_t)n, "add.s32 %%r%u, %%r%u, 1;\n", r, r);
+        unsigned r = dependent == 1 ? 1 : 2 + i % 40;
+        if (dependent == 2)
+            n += snprintf(p + n, cap - (size_t)n, "sqrt.approx.f32 %%f1, %%f1;\n");
+        else if (dependent == 3)
+            n += snprintf(p + n, cap - (size_t)n, "add.f64 %%fd1, %%fd1, %%fd1;\n");
+        else
+            n += snprintf(p + n, cap - (size_t)n, "add.s32 %%r%u, %%r%u, 1;\n", r, r);
     }
     snprintf(p + n, cap - (size_t)n,
              "setp.lt.u32 %%p1, %%r61, %%r60;\n@%%p1 bra $L_loop;\n"
@@ -44,8 +52,8 @@ static char *loop_ptx(unsigned d, int dependent)
 }
 
 /* Cycles of one launch of the loop kernel with one warp. */
-static uint64_t loop_cycles(unsigned d, int dependent, unsigned iters, const char *set_key,
-                            const char *set_val)
+static uint64_t loop_run(unsigned d, int dependent, unsigned iters, unsigned threads,
+                         const char *set_key, const char *set_val, char **json)
 {
     ws_gpu *gpu;
     assert_int_equal(ws_gpu_new(&gpu), WS_OK);
@@ -61,16 +69,29 @@ static uint64_t loop_cycles(unsigned d, int dependent, unsigned iters, const cha
     ws_devptr out;
     assert_int_equal(ws_malloc(gpu, 4, &out), WS_OK);
     void *args[] = {&out, &iters};
-    rc = ws_launch(mod, "k", ws_dim(1, 1, 1), ws_dim(32, 1, 1), 0, args);
+    rc = ws_launch(mod, "k", ws_dim(1, 1, 1), ws_dim(threads, 1, 1), 0, args);
     if (rc != WS_OK)
         fail_msg("%s", ws_last_error(gpu));
     uint32_t v = 0;
     assert_int_equal(ws_memcpy_dtoh(gpu, &v, out, 4), WS_OK);
-    assert_int_equal(v, dependent ? 1 + iters * d : 1); /* %r1 is outside the independent set */
+    assert_int_equal(v, dependent == 1 ? 1 + iters * d : 1); /* %r1: only kind 1 adds to it */
     uint64_t cyc = 0;
     assert_int_equal(ws_stat(gpu, "gpu_sim_cycle", &cyc), WS_OK);
+    if (json) {
+        size_t len = 0;
+        FILE *f = open_memstream(json, &len);
+        assert_non_null(f);
+        assert_int_equal(ws_stats_write_json(gpu, f), WS_OK);
+        fclose(f);
+    }
     ws_gpu_free(gpu);
     return cyc;
+}
+
+static uint64_t loop_cycles(unsigned d, int dependent, unsigned iters, const char *set_key,
+                            const char *set_val)
+{
+    return loop_run(d, dependent, iters, 32, set_key, set_val, NULL);
 }
 
 static void test_dependent_chain(void **state)
@@ -99,6 +120,27 @@ static double cycles_per_insn(const char *key, const char *val)
     return (double)(small - big) / (60.0 * 32.0);
 }
 
+/* Cycles per iteration of a dependent chain of d instructions of `kind`. */
+static double chain_per_iter(unsigned d, int kind, const char *key, const char *val)
+{
+    uint64_t a = loop_cycles(d, kind, 50, key, val);
+    uint64_t b = loop_cycles(d, kind, 150, key, val);
+    return (double)(b - a) / 100.0;
+}
+
+static void test_unit_latencies(void **state)
+{
+    (void)state;
+    const unsigned d = 8;
+    double sfu = chain_per_iter(d, 2, NULL, NULL); /* sfu.latency 20 */
+    assert_true(sfu >= d * 20 && sfu <= d * 20 + 8);
+    /* dp.units 0: f64 runs on the SFU but keeps the DP latency (8) */
+    double dp = chain_per_iter(d, 3, NULL, NULL);
+    assert_true(dp >= d * 8 && dp <= d * 8 + 8);
+    double dp16 = chain_per_iter(d, 3, "dp.latency", "16");
+    assert_true(dp16 >= d * 16 && dp16 <= d * 16 + 8);
+}
+
 static void test_independent_issue_rate(void **state)
 {
     (void)state;
@@ -106,6 +148,30 @@ static void test_independent_issue_rate(void **state)
     assert_true(one > 0.99 && one < 1.01); /* one instruction per cycle */
     double two = cycles_per_insn("sm.issue_interval", "2");
     assert_true(two > 1.98 && two < 2.02); /* issue_interval 2 halves the rate */
+    double dual = cycles_per_insn("sm.max_issue_per_warp", "2");
+    assert_true(dual > 0.49 && dual < 0.51); /* two per cycle (two SP pipelines) */
+}
+
+static void test_lane_histogram(void **state)
+{
+    (void)state;
+    char *json = NULL;
+    loop_run(4, 1, 10, 16, NULL, NULL, &json); /* a half warp: every issue has 16 lanes */
+    const char *h = strstr(json, "\"sched_lane_activity\": {");
+    assert_non_null(h);
+    unsigned long long bins[8];
+    int n = sscanf(h,
+                   "\"sched_lane_activity\": {\"W0-4\": %llu, \"W5-8\": %llu, \"W9-12\": "
+                   "%llu, \"W13-16\": %llu, \"W17-20\": %llu, \"W21-24\": %llu, "
+                   "\"W25-28\": %llu, \"W29-32\": %llu",
+                   &bins[0], &bins[1], &bins[2], &bins[3], &bins[4], &bins[5], &bins[6],
+                   &bins[7]);
+    assert_int_equal(n, 8);
+    assert_true(bins[3] > 50);
+    for (int i = 0; i < 8; i++)
+        if (i != 3)
+            assert_int_equal(bins[i], 0);
+    free(json);
 }
 
 static int run_workload(ws_gpu *gpu, const char *name)
@@ -199,7 +265,7 @@ static void test_deterministic(void **state)
 
 static const char bar_ptx[] =
     ".version 7.0\n.target sm_70\n.address_size 64\n"
-    ".visible .entry hang()\n{\n"
+    ".visible .entry hang()\n{\n.reg .b32 %r<2>;\nmov.u32 %r1, 1;\n"
     "bar.sync 0, 64;\n" /* 64 threads expected, the CTA has 32 */
     "ret;\n}\n";
 
@@ -219,9 +285,47 @@ static void test_deadlock_report(void **state)
     ws_gpu_free(gpu);
 }
 
+static const char load_ptx[] =
+    ".version 7.0\n.target sm_70\n.address_size 64\n"
+    ".visible .entry ld1(.param .u64 p)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n"
+    "ld.param.u64 %rd1, [p];\nld.global.u32 %r1, [%rd1];\nadd.s32 %r2, %r1, 1;\n"
+    "st.global.u32 [%rd1], %r2;\nret;\n}\n";
+
+/* The watchdog: with deadlock_cycles far below a DRAM round trip, a kernel
+ * whose only warp waits on a load is stopped and the report says what it
+ * waits for.  A first launch (default watchdog) warms every SM's L1I. */
+static void test_watchdog(void **state)
+{
+    (void)state;
+    ws_gpu *gpu;
+    assert_int_equal(ws_gpu_new(&gpu), WS_OK);
+    assert_int_equal(ws_gpu_set(gpu, "mode", "timing"), WS_OK);
+    ws_module *mod;
+    assert_int_equal(ws_module_load_string(gpu, load_ptx, "ld1.ptx", &mod), WS_OK);
+    ws_devptr a, b;
+    uint32_t v = 41;
+    assert_int_equal(ws_malloc(gpu, 4096, &a), WS_OK);
+    assert_int_equal(ws_malloc(gpu, 4096, &b), WS_OK);
+    assert_int_equal(ws_memcpy_htod(gpu, a, &v, 4), WS_OK);
+    void *args_a[] = {&a}, *args_b[] = {&b};
+    assert_int_equal(ws_launch(mod, "ld1", ws_dim(15, 1, 1), ws_dim(32, 1, 1), 0, args_a),
+                     WS_OK);
+    assert_int_equal(ws_memcpy_dtoh(gpu, &v, a, 4), WS_OK);
+    assert_true(v > 41); /* every CTA incremented it (racing) */
+    assert_int_equal(ws_gpu_set(gpu, "deadlock_cycles", "20"), WS_OK);
+    assert_int_equal(ws_launch(mod, "ld1", ws_dim(1, 1, 1), ws_dim(32, 1, 1), 0, args_b),
+                     WS_ERR_DEADLOCK);
+    assert_non_null(strstr(ws_last_error(gpu), "deadlock_cycles 20"));
+    const char *r = ws_deadlock_report(gpu);
+    assert_non_null(strstr(r, "memory: 1 in flight"));
+    assert_non_null(strstr(r, "scoreboard: %r1"));
+    assert_non_null(strstr(r, "memory system:")); /* memsys_dump follows */
+    ws_gpu_free(gpu);
+}
+
 static const char spin_ptx[] =
     ".version 7.0\n.target sm_70\n.address_size 64\n"
-    ".visible .entry spin()\n{\n"
+    ".visible .entry spin()\n{\n.reg .b32 %r<2>;\n"
     "$L:\nbra $L;\n"
     "ret;\n}\n";
 
@@ -266,10 +370,13 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dependent_chain),
         cmocka_unit_test(test_independent_issue_rate),
+        cmocka_unit_test(test_unit_latencies),
+        cmocka_unit_test(test_lane_histogram),
         cmocka_unit_test(test_breakdown_sums),
         cmocka_unit_test(test_schedulers_same_results),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_deadlock_report),
+        cmocka_unit_test(test_watchdog),
         cmocka_unit_test(test_runaway_limit),
         cmocka_unit_test(test_occupancy_limit),
     };

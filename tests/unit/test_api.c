@@ -221,12 +221,35 @@ static void test_memory_and_misuse(void **state)
     ws_gpu_free(NULL);
 }
 
+/* A kernel that declares no registers at all runs in both modes. */
+static void test_no_registers(void **state)
+{
+    (void)state;
+    static const char ptx[] = ".version 9.0\n.target sm_75\n.address_size 64\n"
+                              ".visible .entry nothing()\n{\n  ret;\n}\n";
+    static const char *const modes[] = {"functional", "timing"};
+    for (int i = 0; i < 2; i++) {
+        ws_gpu *gpu;
+        ws_module *mod;
+        uint64_t warps = 0;
+        assert_int_equal(ws_gpu_new(&gpu), WS_OK);
+        assert_int_equal(ws_gpu_set(gpu, "mode", modes[i]), WS_OK);
+        assert_int_equal(ws_module_load_string(gpu, ptx, "nothing.ptx", &mod), WS_OK);
+        assert_int_equal(ws_launch(mod, "nothing", ws_dim(3, 1, 1), ws_dim(64, 1, 1), 0, NULL),
+                         WS_OK);
+        assert_int_equal(ws_stat(gpu, "warps_launched", &warps), WS_OK);
+        assert_int_equal(warps, 6);
+        ws_gpu_free(gpu);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_recursion_nested),
         cmocka_unit_test(test_options),
         cmocka_unit_test(test_memory_and_misuse),
+        cmocka_unit_test(test_no_registers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
