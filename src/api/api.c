@@ -29,16 +29,6 @@ static void sync_config(ws_gpu *gpu)
     gpu->cfg.max_warp_insn = gpu->config.max_warp_insn;
 }
 
-/* Options that may change after the timing model has been built. */
-static int key_is_runtime(const char *key)
-{
-    static const char *const keys[] = {"mode",          "device_memory",  "local_memory_per_thread",
-                                       "max_warp_insn", "deadlock_cycles", "timeline_interval"};
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-        if (strcmp(keys[i], key) == 0)
-            return 1;
-    return 0;
-}
 
 /* Resolve every policy spec now, so a bad name fails at the option (listing
  * the known policies) rather than at the first launch. */
@@ -89,7 +79,7 @@ int ws_gpu_set(ws_gpu *gpu, const char *key, const char *value)
         return WS_ERR_INVALID;
     if (!key || !value)
         return err_set(&gpu->err, WS_ERR_INVALID, "ws_gpu_set: NULL key or value");
-    if (gpu->timing && !key_is_runtime(key))
+    if (gpu->timing && !config_key_is_simulation(key))
         return err_set(&gpu->err, WS_ERR_INVALID,
                        "option '%s': the GPU configuration cannot change after the first "
                        "timing launch",

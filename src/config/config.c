@@ -79,6 +79,8 @@ static const struct cfg_key cfg_keys[] = {
           "watchdog: core cycles with no issue and no memory progress before the run stops"),
     K_U64("timeline_interval", timeline_interval, "1000", 1,
           "core cycles between --timeline samples"),
+    {"skip_idle_cycles", CFG_BOOL, F(skip_idle_cycles), 0, "1", 0, 1, NULL, 1,
+     "1: jump over cycles in which nothing can happen (results are identical either way)"},
 
     /* ---- clocks ---- */
     K_DBL("clock.core", core_mhz, "700", "SM core clock in MHz"),
@@ -498,6 +500,12 @@ void config_defaults(struct gpu_config *c)
 {
     memset(c, 0, sizeof *c);
     cfg_defaults_where(c, 0);
+}
+
+int config_key_is_simulation(const char *key)
+{
+    const struct cfg_key *k = cfg_find(key);
+    return k && k->sim;
 }
 
 void config_reset_machine(struct gpu_config *c)

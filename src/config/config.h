@@ -36,6 +36,7 @@ struct gpu_config {
     uint64_t max_warp_insn;      /* per launch, 0 = unlimited */
     uint64_t deadlock_cycles;    /* watchdog: no issue and no memory progress */
     uint64_t timeline_interval;  /* cycles between --timeline samples */
+    uint32_t skip_idle_cycles;   /* jump over cycles in which nothing can happen */
 
     /* ---- clocks (MHz) ---- */
     double core_mhz, icnt_mhz, l2_mhz, dram_mhz;
@@ -134,6 +135,11 @@ int config_import_gpgpusim(struct gpu_config *c, const char *text, const char *n
 /* Cross-field checks (e.g. warps fit threads, cache sizes are powers of two
  * where required). */
 int config_validate(const struct gpu_config *c, struct err *e);
+
+/* 1 if `key` belongs to the simulation group (mode, limits, watchdog, output
+ * sampling): such keys describe how to run, not the machine, so they are kept
+ * across presets and may change after the timing model has been built. */
+int config_key_is_simulation(const char *key);
 
 /* "key = value" for every key, in table order (the output loads back with
  * config_load). */

@@ -300,7 +300,7 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
                 rc = deadlock(t, &L, t->now - last_progress, e);
                 goto out;
             }
-            if (idle && next > t->now && next != UINT64_MAX) {
+            if (t->cfg->skip_idle_cycles && idle && next > t->now && next != UINT64_MAX) {
                 uint64_t n = next - t->now;
                 if (dl && t->now + n - last_progress > dl)
                     n = last_progress + dl + 1 > t->now ? last_progress + dl + 1 - t->now : 0;

@@ -743,6 +743,8 @@ static void fetch(struct sm *sm, uint64_t now)
 
 int sm_cycle(struct sm *sm, uint64_t now, struct err *e)
 {
+    uint32_t first_unit = sm->unit_rr;
+    sm->unit_rr = (sm->unit_rr + 1) % sm->nunits; /* the first unit rotates every cycle */
     sm->progressed = 0;
     sm->ldst_used = 0;
     if (!sm->used_ctas && !sm->wheel_pending) {
@@ -758,12 +760,11 @@ int sm_cycle(struct sm *sm, uint64_t now, struct err *e)
             warp_refresh(sm, s); /* clears the bit */
         }
     for (uint32_t k = 0; k < sm->nunits; k++) {
-        uint32_t u = (sm->unit_rr + k) % sm->nunits;
+        uint32_t u = (first_unit + k) % sm->nunits;
         int rc = unit_cycle(sm, u, now, e);
         if (rc != WS_OK)
             return rc;
     }
-    sm->unit_rr = (sm->unit_rr + 1) % sm->nunits;
     fetch(sm, now);
     return WS_OK;
 }
@@ -814,6 +815,7 @@ uint64_t sm_next_event(const struct sm *sm, uint64_t now, int *idle)
 
 void sm_skip(struct sm *sm, uint64_t n)
 {
+    sm->unit_rr = (uint32_t)((sm->unit_rr + n) % sm->nunits); /* as n sm_cycle() calls */
     for (uint32_t u = 0; u < sm->nunits; u++) {
         struct sm_sched_unit *U = &sm->units[u];
         int cls = !(U->has_inst & U->view.valid) ? CLS_NO_INST

@@ -236,11 +236,13 @@ static void test_schedulers_same_results(void **state)
     }
 }
 
-static char *json_of_run(const char *name)
+static char *json_of_run_with(const char *name, const char *key, const char *value)
 {
     ws_gpu *gpu;
     assert_int_equal(ws_gpu_new(&gpu), WS_OK);
     assert_int_equal(ws_gpu_set(gpu, "mode", "timing"), WS_OK);
+    if (key)
+        assert_int_equal(ws_gpu_set(gpu, key, value), WS_OK);
     run_workload(gpu, name);
     char *buf = NULL;
     size_t len = 0;
@@ -250,6 +252,35 @@ static char *json_of_run(const char *name)
     fclose(f);
     ws_gpu_free(gpu);
     return buf;
+}
+
+static char *json_of_run(const char *name)
+{
+    return json_of_run_with(name, NULL, NULL);
+}
+
+/* Jumping over idle cycles is an optimisation only: every statistic of a run
+ * with skipping equals the run that simulates each cycle (the configuration
+ * echo differs in that one key, which is blanked). */
+static void test_skip_idle_exact(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"gc", "bfs", "spmv_scalar", "reduce"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char *a = json_of_run_with(names[i], "skip_idle_cycles", "1");
+        char *b = json_of_run_with(names[i], "skip_idle_cycles", "0");
+        char *ka = strstr(a, "\"skip_idle_cycles\"");
+        char *kb = strstr(b, "\"skip_idle_cycles\"");
+        assert_non_null(ka);
+        assert_non_null(kb);
+        char *va = strpbrk(ka + 18, "01"), *vb = strpbrk(kb + 18, "01");
+        assert_true(va && vb && *va == '1' && *vb == '0');
+        *vb = '1';
+        if (strcmp(a, b) != 0)
+            fail_msg("%s: statistics differ with and without skipping idle cycles", names[i]);
+        free(a);
+        free(b);
+    }
 }
 
 static void test_deterministic(void **state)
@@ -375,6 +406,7 @@ int main(void)
         cmocka_unit_test(test_breakdown_sums),
         cmocka_unit_test(test_schedulers_same_results),
         cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_skip_idle_exact),
         cmocka_unit_test(test_deadlock_report),
         cmocka_unit_test(test_watchdog),
         cmocka_unit_test(test_runaway_limit),
