@@ -1,6 +1,7 @@
 # tests.cmake: every tests/<suite>/test_*.c is one cmocka executable and one
 # CTest test named <suite>/<file>.  Workloads are verified through the
-# command line at small and medium sizes.  PTX regeneration is checked when
+# command line at small and medium sizes in functional mode, and at small size
+# through the timing model.  PTX regeneration is checked when
 # nvcc is available.
 file(GLOB WS_TEST_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/*/test_*.c)
 list(SORT WS_TEST_SOURCES)
@@ -21,6 +22,9 @@ foreach(name ${WS_WORKLOAD_NAMES})
     add_test(NAME workload/${name}/${size}
              COMMAND warpsim run ${name} --size ${size} --mode functional)
   endforeach()
+  # the same checks through the cycle-level timing model (daws preset)
+  add_test(NAME workload/${name}/small-timing
+           COMMAND warpsim run ${name} --size small --config daws)
 endforeach()
 
 find_program(NVCC nvcc PATHS /usr/local/cuda/bin)

@@ -1,14 +1,10 @@
 #!/usr/bin/env bash
-# main-job.sh: the main job on the built-in workloads.  Today (functional
-# core only) it runs every built-in workload at medium size and verifies it
-# against its CPU reference; it becomes the scheduler comparison once the
-# timing model lands.
+# main-job.sh: the main job: a warp-scheduler comparison on the built-in
+# cache-sensitive workloads at the DAWS paper's baseline (`daws` preset):
+# loose round robin, greedy-then-oldest and the two-level active-set
+# scheduler, each run verified against its CPU reference, IPC normalised to
+# LRR with the harmonic mean.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ws=build/warpsim
-status=0
-for w in $("$ws" list | awk '{print $1}'); do
-  echo "== $w"
-  "$ws" run "$w" --size medium --mode functional || status=1
-done
-exit $status
+exec build/warpsim compare bfs,spmv_scalar,memc,gc,kmeans \
+  --sched lrr,gto,two_level_active --config daws --size medium

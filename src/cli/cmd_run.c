@@ -469,8 +469,9 @@ int cmd_compare(int argc, char **argv)
         size_t l = strlen(specs[s]);
         width[s] = l > 8 ? (int)l : 8;
     }
-    printf("IPC normalised to %s (size %s)\n", specs[0], wl_size_name(args.size));
-    printf("%-14s %10s", "workload", "IPC");
+    printf("IPC normalised to %s (size %s); the first column is %s's IPC\n", specs[0],
+           wl_size_name(args.size), specs[0]);
+    printf("%-14s %10s", "workload", "base IPC");
     for (int s = 0; s < ns; s++)
         printf("  %*s", width[s], specs[s]);
     printf("\n");
