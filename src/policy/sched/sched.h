@@ -31,6 +31,8 @@
 #define SCHED_MAX_WARPS 64 /* slots per scheduler unit; bitsets are one word */
 
 struct pc_info; /* analysis/analysis.h: static per-PC facts */
+struct analysis;
+struct ptx_module;
 struct stats;
 
 struct sched_view {
@@ -57,9 +59,26 @@ enum sched_event_kind {
     SCHED_EV_BARRIER,      /* slot, pc: the warp arrived at a barrier */
     SCHED_EV_BARRIER_RELEASE, /* cta: every warp of the CTA passed the barrier */
     SCHED_EV_LOAD_DONE,    /* slot, pc: a long-latency load wrote back */
-    SCHED_EV_L1D_ACCESS,   /* slot, pc, addr (line), hit: an L1D access by this unit's warp */
-    SCHED_EV_L1D_EVICT,    /* slot (of the warp that allocated the line), addr (line) */
-    SCHED_EV_KERNEL_START,
+    SCHED_EV_L1D_ACCESS,   /* slot, pc, addr (line), hit, is_write, own_line: an L1D
+                              access by this unit's warp (hit: the line was valid) */
+    SCHED_EV_L1D_EVICT,    /* slot (of the warp that allocated the line; -1 if that warp
+                              is not on this unit), addr (line): eviction at miss time */
+    SCHED_EV_MEM_ISSUE,    /* slot, pc, lanes, accesses, is_write, space: a global/local
+                              memory instruction entered the LD/ST unit; accesses = the
+                              number the coalescer produced (memory divergence) */
+    SCHED_EV_STORE,        /* addr (line): a global store reached the L1D (every unit of
+                              the SM sees it, slot may be another unit's) */
+    SCHED_EV_KERNEL_START, /* kernel: static facts of the kernel being launched */
+};
+
+/* What a policy may know about the launched kernel (read-only, valid until
+ * the next SCHED_EV_KERNEL_START). */
+struct sched_kernel {
+    const char *name;                /* kernel (entry) name */
+    uint32_t func;                   /* index of the entry in the module */
+    const struct ptx_module *m;      /* src/ptx/ir.h */
+    const struct analysis *an;       /* src/analysis/analysis.h: loops, pc_info */
+    uint32_t l1d_lines;              /* L1D capacity in lines (sets x ways) */
 };
 
 struct sched_event {
@@ -70,6 +89,12 @@ struct sched_event {
     uint64_t age;
     uint64_t addr;
     uint8_t hit;
+    uint8_t is_write;
+    uint8_t own_line;  /* L1D hit on a line allocated by the same warp */
+    uint8_t space;     /* enum ptx_space of a memory instruction (resolved) */
+    uint32_t lanes;    /* active lanes of the instruction */
+    uint32_t accesses; /* coalesced accesses of a memory instruction */
+    const struct sched_kernel *kernel; /* SCHED_EV_KERNEL_START */
     uint64_t now;
 };
 
@@ -89,8 +114,11 @@ struct sched_ops {
                 struct err *e);                                  /* optional */
     int (*pick)(void *priv, const struct sched_view *v);        /* required */
     void (*on_event)(void *priv, const struct sched_event *ev); /* optional */
-    /* optional: register the policy's own counters (names prefixed "sched_") */
-    void (*stats)(void *priv, struct stats *s, uint32_t sm, uint32_t unit);
+    /* optional: register the policy's own counters (names prefixed "sched_")
+     * and timeline columns.  Called once, with the first instance's priv; the
+     * instances of every SM and unit lie `stride` bytes apart in one array,
+     * so pass count = instances and stride to stats_counter() to sum them. */
+    void (*stats)(void *priv, struct stats *s, uint32_t instances, size_t stride);
 };
 
 #define SCHED_POLICY(id, ...) const struct sched_ops sched_policy_##id = {.name = #id, __VA_ARGS__}
