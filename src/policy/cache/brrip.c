@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/log.h"
+#include "policy/rrip_util.h"
 
 struct brrip {
     uint32_t sets, ways;
@@ -25,14 +26,6 @@ static const struct param_desc brrip_params[] = {
     {NULL, PARAM_INT, NULL, NULL},
 };
 
-static uint64_t brrip_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 static size_t brrip_priv_size(uint32_t sets, uint32_t ways)
 {
     return sizeof(struct brrip) + (size_t)sets * ways;
@@ -44,9 +37,8 @@ static int brrip_init(void *priv, const struct param_set *p, const struct cache_
     struct brrip *r = priv;
     int64_t m = param_int(p, "bits");
     double eps = param_double(p, "epsilon");
-    if (m < 1 || m > 7)
-        return err_set(e, WS_ERR_INVALID, "policy 'brrip': parameter 'bits' must be 1..7, got %lld",
-                       (long long)m);
+    if (rrip_check_bits("brrip", m, e) != WS_OK)
+        return e->code;
     if (!(eps >= 0.0 && eps <= 1.0))
         return err_set(e, WS_ERR_INVALID,
                        "policy 'brrip': parameter 'epsilon' must be in [0, 1], got %g", eps);
@@ -55,38 +47,25 @@ static int brrip_init(void *priv, const struct param_set *p, const struct cache_
     r->ways = in->ways;
     r->max = (uint8_t)((1u << m) - 1);
     r->rng = in->seed ^ ((uint64_t)in->instance * 0xd1b54a32d192ed03ull);
-    r->threshold = (uint64_t)(eps * 9007199254740992.0); /* eps * 2^53 */
+    r->threshold = rrip_coin_threshold(eps);
     memset(r->rrpv, r->max, (size_t)in->sets * in->ways);
     return WS_OK;
 }
 
 static uint32_t brrip_victim(void *priv, uint32_t set, uint64_t candidates,
-                             const struct cache_access *a)
+                            const struct cache_access *a)
 {
     struct brrip *r = priv;
     (void)a;
-    if (r->ways < 64)
-        candidates &= (1ull << r->ways) - 1;
-    ws_assert(candidates != 0 && set < r->sets);
-    uint8_t *row = r->rrpv + (size_t)set * r->ways;
-    uint32_t best = (uint32_t)__builtin_ctzll(candidates);
-    for (uint64_t c = candidates & (candidates - 1); c; c &= c - 1) {
-        uint32_t w = (uint32_t)__builtin_ctzll(c);
-        if (row[w] > row[best])
-            best = w;
-    }
-    uint32_t delta = (uint32_t)r->max - row[best];
-    if (delta)
-        for (uint32_t w = 0; w < r->ways; w++)
-            row[w] = (uint8_t)(row[w] + delta > r->max ? r->max : row[w] + delta);
-    return best;
+    ws_assert(set < r->sets);
+    return rrip_victim(r->rrpv + (size_t)set * r->ways, r->ways, r->max, candidates);
 }
 
 static void brrip_insert(void *priv, uint32_t set, uint32_t way, const struct cache_access *a)
 {
     struct brrip *r = priv;
     (void)a;
-    int is_long = (brrip_next(&r->rng) >> 11) < r->threshold;
+    int is_long = rrip_coin(&r->rng, r->threshold);
     r->inserts++;
     r->inserts_long += (uint64_t)is_long;
     r->rrpv[(size_t)set * r->ways + way] = (uint8_t)(is_long ? r->max - 1 : r->max);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/log.h"
+#include "policy/rrip_util.h"
 
 enum { DRRIP_FOLLOWER, DRRIP_LEAD_SRRIP, DRRIP_LEAD_BRRIP };
 
@@ -35,14 +36,6 @@ static const struct param_desc drrip_params[] = {
     {NULL, PARAM_INT, NULL, NULL},
 };
 
-static uint64_t drrip_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 static size_t drrip_priv_size(uint32_t sets, uint32_t ways)
 {
     return sizeof(struct drrip) + (size_t)sets + (size_t)sets * ways;
@@ -56,9 +49,8 @@ static int drrip_init(void *priv, const struct param_set *p, const struct cache_
     double eps = param_double(p, "epsilon");
     int64_t leaders = param_int(p, "leaders");
     int64_t pbits = param_int(p, "psel_bits");
-    if (m < 1 || m > 7)
-        return err_set(e, WS_ERR_INVALID, "policy 'drrip': parameter 'bits' must be 1..7, got %lld",
-                       (long long)m);
+    if (rrip_check_bits("drrip", m, e) != WS_OK)
+        return e->code;
     if (!(eps >= 0.0 && eps <= 1.0))
         return err_set(e, WS_ERR_INVALID,
                        "policy 'drrip': parameter 'epsilon' must be in [0, 1], got %g", eps);
@@ -78,7 +70,7 @@ static int drrip_init(void *priv, const struct param_set *p, const struct cache_
     r->psel_msb = 1u << (pbits - 1);
     r->psel = r->psel_msb - 1;
     r->rng = in->seed ^ ((uint64_t)in->instance * 0xd1b54a32d192ed03ull);
-    r->threshold = (uint64_t)(eps * 9007199254740992.0);
+    r->threshold = rrip_coin_threshold(eps);
     memset(DRRIP_RRPV(r), r->max, (size_t)in->sets * in->ways);
     uint32_t n = (uint32_t)leaders;
     if (2ull * n > in->sets)
@@ -94,25 +86,12 @@ static int drrip_init(void *priv, const struct param_set *p, const struct cache_
 }
 
 static uint32_t drrip_victim(void *priv, uint32_t set, uint64_t candidates,
-                             const struct cache_access *a)
+                            const struct cache_access *a)
 {
     struct drrip *r = priv;
     (void)a;
-    if (r->ways < 64)
-        candidates &= (1ull << r->ways) - 1;
-    ws_assert(candidates != 0 && set < r->sets);
-    uint8_t *row = DRRIP_RRPV(r) + (size_t)set * r->ways;
-    uint32_t best = (uint32_t)__builtin_ctzll(candidates);
-    for (uint64_t c = candidates & (candidates - 1); c; c &= c - 1) {
-        uint32_t w = (uint32_t)__builtin_ctzll(c);
-        if (row[w] > row[best])
-            best = w;
-    }
-    uint32_t delta = (uint32_t)r->max - row[best];
-    if (delta)
-        for (uint32_t w = 0; w < r->ways; w++)
-            row[w] = (uint8_t)(row[w] + delta > r->max ? r->max : row[w] + delta);
-    return best;
+    ws_assert(set < r->sets);
+    return rrip_victim(DRRIP_RRPV(r) + (size_t)set * r->ways, r->ways, r->max, candidates);
 }
 
 static void drrip_insert(void *priv, uint32_t set, uint32_t way, const struct cache_access *a)
@@ -136,7 +115,7 @@ static void drrip_insert(void *priv, uint32_t set, uint32_t way, const struct ca
         break;
     }
     uint8_t v = (uint8_t)(r->max - 1);
-    if (bimodal && (drrip_next(&r->rng) >> 11) >= r->threshold)
+    if (bimodal && !rrip_coin(&r->rng, r->threshold))
         v = r->max;
     DRRIP_RRPV(r)[(size_t)set * r->ways + way] = v;
 }

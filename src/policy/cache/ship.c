@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/log.h"
+#include "policy/rrip_util.h"
 
 #define SHIP_SHCT_MAX 16384 /* paper and gem5: 16K entries */
 
@@ -52,9 +53,8 @@ static int ship_init(void *priv, const struct param_set *p, const struct cache_p
     int64_t entries = param_int(p, "entries");
     int64_t cbits = param_int(p, "counter_bits");
     int64_t init = param_int(p, "init");
-    if (m < 1 || m > 7)
-        return err_set(e, WS_ERR_INVALID, "policy 'ship': parameter 'bits' must be 1..7, got %lld",
-                       (long long)m);
+    if (rrip_check_bits("ship", m, e) != WS_OK)
+        return e->code;
     if (entries < 1 || entries > SHIP_SHCT_MAX || (entries & (entries - 1)))
         return err_set(e, WS_ERR_INVALID,
                        "policy 'ship': parameter 'entries' must be a power of two 1..%d, got %lld",
@@ -90,21 +90,8 @@ static uint32_t ship_victim(void *priv, uint32_t set, uint64_t candidates,
 {
     struct ship *r = priv;
     (void)a;
-    if (r->ways < 64)
-        candidates &= (1ull << r->ways) - 1;
-    ws_assert(candidates != 0 && set < r->sets);
-    uint8_t *row = SHIP_RRPV(r) + (size_t)set * r->ways;
-    uint32_t best = (uint32_t)__builtin_ctzll(candidates);
-    for (uint64_t c = candidates & (candidates - 1); c; c &= c - 1) {
-        uint32_t w = (uint32_t)__builtin_ctzll(c);
-        if (row[w] > row[best])
-            best = w;
-    }
-    uint32_t delta = (uint32_t)r->max - row[best];
-    if (delta)
-        for (uint32_t w = 0; w < r->ways; w++)
-            row[w] = (uint8_t)(row[w] + delta > r->max ? r->max : row[w] + delta);
-    return best;
+    ws_assert(set < r->sets);
+    return rrip_victim(SHIP_RRPV(r) + (size_t)set * r->ways, r->ways, r->max, candidates);
 }
 
 static void ship_insert(void *priv, uint32_t set, uint32_t way, const struct cache_access *a)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/log.h"
+#include "policy/rrip_util.h"
 
 struct srrip {
     uint32_t sets, ways;
@@ -31,9 +32,8 @@ static int srrip_init(void *priv, const struct param_set *p, const struct cache_
 {
     struct srrip *r = priv;
     int64_t m = param_int(p, "bits");
-    if (m < 1 || m > 7)
-        return err_set(e, WS_ERR_INVALID, "policy 'srrip': parameter 'bits' must be 1..7, got %lld",
-                       (long long)m);
+    if (rrip_check_bits("srrip", m, e) != WS_OK)
+        return e->code;
     memset(r, 0, srrip_priv_size(in->sets, in->ways));
     r->sets = in->sets;
     r->ways = in->ways;
@@ -43,25 +43,12 @@ static int srrip_init(void *priv, const struct param_set *p, const struct cache_
 }
 
 static uint32_t srrip_victim(void *priv, uint32_t set, uint64_t candidates,
-                             const struct cache_access *a)
+                            const struct cache_access *a)
 {
     struct srrip *r = priv;
     (void)a;
-    if (r->ways < 64)
-        candidates &= (1ull << r->ways) - 1;
-    ws_assert(candidates != 0 && set < r->sets);
-    uint8_t *row = r->rrpv + (size_t)set * r->ways;
-    uint32_t best = (uint32_t)__builtin_ctzll(candidates);
-    for (uint64_t c = candidates & (candidates - 1); c; c &= c - 1) {
-        uint32_t w = (uint32_t)__builtin_ctzll(c);
-        if (row[w] > row[best])
-            best = w;
-    }
-    uint32_t delta = (uint32_t)r->max - row[best];
-    if (delta)
-        for (uint32_t w = 0; w < r->ways; w++)
-            row[w] = (uint8_t)(row[w] + delta > r->max ? r->max : row[w] + delta);
-    return best;
+    ws_assert(set < r->sets);
+    return rrip_victim(r->rrpv + (size_t)set * r->ways, r->ways, r->max, candidates);
 }
 
 static void srrip_insert(void *priv, uint32_t set, uint32_t way, const struct cache_access *a)
