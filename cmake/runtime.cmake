@@ -18,6 +18,8 @@ target_link_libraries(warpsim_fatbin PUBLIC warpsim_core PkgConfig::ZSTD PkgConf
 
 set(WS_CUDART_SOURCES
   ${PROJECT_SOURCE_DIR}/src/runtime/cudart.c
+  ${PROJECT_SOURCE_DIR}/src/runtime/cudart_launch.c
+  ${PROJECT_SOURCE_DIR}/src/runtime/cudart_memory.c
   ${PROJECT_SOURCE_DIR}/src/runtime/cudart_device.c
   ${PROJECT_SOURCE_DIR}/src/runtime/cudart_stubs.c)
 add_library(warpsim_cudart_objs OBJECT ${WS_CUDART_SOURCES})

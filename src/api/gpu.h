@@ -43,6 +43,8 @@ struct ws_gpu {
     char *report;              /* last deadlock report of the timing model */
     ws_progress_fn progress;
     void *progress_ctx;
+    func_trace_fn trace_fn;    /* functional mode: observer of every warp instruction */
+    void *trace_ctx;
     uint32_t launches;
 };
 

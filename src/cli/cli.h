@@ -12,6 +12,8 @@ int cmd_compare(int argc, char **argv);
 int cmd_ptx(int argc, char **argv);
 int cmd_options(int argc, char **argv);
 int cmd_exec(int argc, char **argv);
+int cmd_profile(int argc, char **argv);
+int cmd_best_swl(int argc, char **argv);
 
 /* Shared option handling: returns 1 if argv[*i] is "--help"/"-h". */
 int cli_is_help(const char *arg);

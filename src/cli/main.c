@@ -15,6 +15,8 @@ static const struct {
     {"ptx", cmd_ptx, "parse and analyse a PTX file; print kernels, blocks, loops"},
     {"options", cmd_options, "list the configuration keys accepted by --set"},
     {"exec", cmd_exec, "run a CUDA program (nvcc -cudart shared) on the simulator"},
+    {"profile", cmd_profile, "write the DAWS load profile of a workload (daws_profiled)"},
+    {"best-swl", cmd_best_swl, "sweep the static warp limit (swl) of a workload; best K"},
 };
 
 static void usage(FILE *out)

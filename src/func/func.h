@@ -40,12 +40,24 @@ struct func_stats {
     uint64_t class_insn[ICLASS_COUNT]; /* warp instructions per enum inst_class */
 };
 
+struct func_kernel;
+struct func_cta;
+struct func_warp;
+struct func_trace;
+
+/* Optional observer of every warp instruction the functional driver
+ * (func_run_kernel) executes, e.g. the DAWS load profiler (src/profile). */
+typedef void (*func_trace_fn)(void *ctx, const struct func_kernel *k, const struct func_cta *c,
+                              const struct func_warp *w, const struct func_trace *t);
+
 /* Everything a launch borrows from the gpu. */
 struct func_env {
     struct dev_mem *mem;
     FILE *out; /* the simulated program's printf output */
     struct func_config cfg;
     struct func_stats *stats;
+    func_trace_fn trace_fn; /* NULL: none */
+    void *trace_ctx;
 };
 
 enum simt_type { SIMT_NORMAL = 0, SIMT_CALL = 1 };

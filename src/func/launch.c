@@ -48,6 +48,8 @@ int func_run_kernel(struct func_kernel *k, struct err *e)
                     rc = func_warp_step(&c, w, &t, e);
                     if (rc != WS_OK)
                         break;
+                    if (k->env->trace_fn)
+                        k->env->trace_fn(k->env->trace_ctx, k, &c, w, &t);
                     progress = 1;
                     if (limit && k->warp_insn > limit) {
                         rc = err_set(e, WS_ERR_DEADLOCK,

@@ -5,10 +5,12 @@
 #include "timing/engine.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/alloc.h"
+#include "policy/registry.h"
 #include "stats/stats.h"
 #include "timing/memsys.h"
 #include "timing/sm.h"
@@ -31,6 +33,10 @@ struct timing {
     void *progress_ctx;
     char *report;          /* last deadlock report */
     int broken;            /* a launch stopped half-way: state is inconsistent */
+    const struct sched_ops *sched_ops; /* the warp-scheduling policy */
+    char *privs;           /* [nsms * nunits] policy priv blocks, priv_stride apart */
+    size_t priv_stride;
+    uint32_t nunits;
 };
 
 static const char *const lane_bins[SM_LANE_BINS] = {
@@ -96,15 +102,32 @@ int timing_new(const struct gpu_config *cfg, const struct dev_mem *mem, struct s
     }
     t->nsms = cfg->n_sms ? cfg->n_sms : 1;
     t->sms = xcalloc(t->nsms, sizeof *t->sms);
+    /* every (SM, unit) policy instance in one array, a fixed stride apart */
+    struct param_set ps;
+    rc = registry_sched(cfg->sched, &t->sched_ops, &ps, e);
+    if (rc != WS_OK) {
+        timing_free(t);
+        return rc;
+    }
+    size_t align = _Alignof(max_align_t);
+    t->priv_stride = (t->sched_ops->priv_size + align - 1) / align * align;
+    if (!t->priv_stride)
+        t->priv_stride = align;
+    t->nunits = cfg->n_schedulers ? cfg->n_schedulers : 1;
+    t->privs = xcalloc((size_t)t->nsms * t->nunits, t->priv_stride);
     for (uint32_t i = 0; i < t->nsms; i++) {
-        rc = sm_init(&t->sms[i], i, cfg, t->ms, st, e);
+        rc = sm_init(&t->sms[i], i, cfg, t->ms,
+                     t->privs + (size_t)i * t->nunits * t->priv_stride, t->priv_stride, e);
         if (rc != WS_OK) {
             timing_free(t);
             return rc;
         }
     }
-    if (st)
+    if (st) {
         register_stats(t);
+        if (t->sched_ops->stats)
+            t->sched_ops->stats(t->privs, st, t->nsms * t->nunits, t->priv_stride);
+    }
     *out = t;
     return WS_OK;
 }
@@ -117,6 +140,7 @@ void timing_free(struct timing *t)
         for (uint32_t i = 0; i < t->nsms; i++)
             sm_fini(&t->sms[i]);
     free(t->sms);
+    free(t->privs);
     memsys_free(t->ms);
     free(t->report);
     free(t);

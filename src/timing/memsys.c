@@ -219,6 +219,8 @@ static void memsys_map(const struct mem_system *ms, uint64_t addr, struct addr_l
     loc->dram_row = (uint32_t)(local / ((uint64_t)c->dram_row_bytes * c->dram_banks));
 }
 
+/* An L1D event of the current instruction (or an eviction) for the SM's
+ * policies; `line` is the line address (byte address >> line shift). */
 static void emit(struct sm_mem *sm, uint32_t kind, int32_t slot, uint32_t pc, uint32_t cta,
                  uint64_t age, uint64_t line, int hit, uint64_t now)
 {
@@ -226,6 +228,21 @@ static void emit(struct sm_mem *sm, uint32_t kind, int32_t slot, uint32_t pc, ui
         return;
     struct sched_event ev = {.kind = kind, .slot = slot, .pc = pc, .cta = cta, .age = age,
                              .addr = line, .hit = (uint8_t)hit, .now = now};
+    sm->fn(sm->fn_ctx, &ev);
+}
+
+/* SCHED_EV_L1D_ACCESS of the current instruction: own_line when the access
+ * hit a line the same (dynamic) warp allocated. */
+static void emit_access(struct sm_mem *sm, uint64_t line, int hit, int is_write, int own,
+                        uint64_t now)
+{
+    if (!sm->fn)
+        return;
+    const struct mem_inst *mi = &sm->cur;
+    struct sched_event ev = {.kind = SCHED_EV_L1D_ACCESS, .slot = (int32_t)mi->slot,
+                             .pc = mi->pc, .cta = mi->cta, .age = mi->age, .addr = line,
+                             .hit = (uint8_t)hit, .is_write = (uint8_t)is_write,
+                             .own_line = (uint8_t)(hit && own), .now = now};
     sm->fn(sm->fn_ctx, &ev);
 }
 
@@ -318,6 +335,14 @@ static void memsys_register(struct mem_system *ms, struct stats *s)
                     "gpu_sim_insn", 1000.0);
         stats_ratio(s, "l2_mpki", "L2 misses per 1000 warp instructions", "l2_misses",
                     "gpu_sim_insn", 1000.0);
+        stats_ratio(s, "l1d_misses_pki", "L1D misses per 1000 instructions (DAWS Fig. 10)",
+                    "l1d_misses", "gpu_sim_insn", 1000.0);
+        stats_ratio(s, "l1d_intra_warp_hits_pki",
+                    "L1D hits on the same warp's lines per 1000 instructions (DAWS Fig. 10)",
+                    "l1d_intra_warp_hits", "gpu_sim_insn", 1000.0);
+        stats_ratio(s, "l1d_inter_warp_hits_pki",
+                    "L1D hits on other warps' lines per 1000 instructions (DAWS Fig. 10)",
+                    "l1d_inter_warp_hits", "gpu_sim_insn", 1000.0);
     }
 }
 
@@ -610,6 +635,17 @@ void memsys_issue(struct mem_system *ms, const struct mem_inst *mi, uint64_t now
         add_coalesced(sm, g, mg, size, sect || (!c->l1d_enabled && !mi->is_store), ACC_GLOBAL);
     if (ml)
         add_coalesced(sm, lo, ml, size, sect, ACC_LOCAL);
+    if ((mg | ml) && sm->fn) {
+        /* the policies see the global/local part: lanes and coalesced accesses */
+        uint32_t n_gl = sm->nacc - (msh ? 1u : 0u);
+        struct sched_event ev = {.kind = SCHED_EV_MEM_ISSUE, .slot = (int32_t)mi->slot,
+                                 .pc = mi->pc, .cta = mi->cta, .age = mi->age,
+                                 .is_write = (uint8_t)(mi->is_store || mi->is_atomic),
+                                 .space = (uint8_t)(mg ? PTX_SPACE_GLOBAL : PTX_SPACE_LOCAL),
+                                 .lanes = (uint32_t)__builtin_popcount(mg | ml),
+                                 .accesses = n_gl, .now = now};
+        sm->fn(sm->fn_ctx, &ev);
+    }
     if (mc) {
         /* one access per distinct constant-cache line */
         for (uint32_t l = 0; l < 32; l++) {
@@ -709,12 +745,12 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
         if (is_l1d) {
             ms->st.l1d_accesses++;
             ms->st.l1d_hits++;
-            if (c->owner_age[(size_t)set * c->assoc + way] == mi->age)
+            int own = c->owner_age[(size_t)set * c->assoc + way] == mi->age;
+            if (own)
                 ms->st.l1d_intra_warp_hits++;
             else
                 ms->st.l1d_inter_warp_hits++;
-            emit(sm, SCHED_EV_L1D_ACCESS, (int32_t)mi->slot, mi->pc, mi->cta, mi->age, line, 1,
-                 now);
+            emit_access(sm, line, 1, 0, own, now);
         } else {
             ms->st.l1c_accesses++;
             ms->st.l1c_hits++;
@@ -734,8 +770,7 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
         if (is_l1d) {
             ms->st.l1d_accesses++;
             ms->st.l1d_hit_reserved++;
-            emit(sm, SCHED_EV_L1D_ACCESS, (int32_t)mi->slot, mi->pc, mi->cta, mi->age, line, 0,
-                 now);
+            emit_access(sm, line, 0, 0, 0, now);
         } else {
             ms->st.l1c_accesses++;
             ms->st.l1c_hit_reserved++;
@@ -754,7 +789,7 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
         sm->inst[sm->cur_idx].pending++;
         ms->st.l1d_accesses++;
         ms->st.l1d_misses++;
-        emit(sm, SCHED_EV_L1D_ACCESS, (int32_t)mi->slot, mi->pc, mi->cta, mi->age, line, 0, now);
+        emit_access(sm, line, 0, 0, 0, now);
         return 1;
     }
     /* the miss queue physically holds one more entry than its logical size,
@@ -789,7 +824,7 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
     if (is_l1d) {
         ms->st.l1d_accesses++;
         ms->st.l1d_misses++;
-        emit(sm, SCHED_EV_L1D_ACCESS, (int32_t)mi->slot, mi->pc, mi->cta, mi->age, line, 0, now);
+        emit_access(sm, line, 0, 0, 0, now);
     } else {
         ms->st.l1c_accesses++;
         ms->st.l1c_misses++;
@@ -813,6 +848,8 @@ static int l1d_store(struct mem_system *ms, struct sm_mem *sm, const struct ldst
         ms->st.l1d_reservation_fails++;
         return 0;
     }
+    if (!local)
+        emit(sm, SCHED_EV_STORE, (int32_t)mi->slot, mi->pc, mi->cta, mi->age, line, 0, now);
     if (!ms->cfg.l1d_enabled && !local) {
         ring_push(&sm->missq, new_req(ms, mi, a->addr, a->bytes, MEM_REQ_WRITE, MEM_DEST_NONE,
                                       0));
@@ -822,9 +859,11 @@ static int l1d_store(struct mem_system *ms, struct sm_mem *sm, const struct ldst
                               .warp = (int32_t)mi->slot, .warp_age = mi->age, .is_write = 1,
                               .tag = mi->policy_tag};
     ms->st.l1d_accesses++;
+    int own = 0;
     if (r == CACHE_HIT) {
         ms->st.l1d_hits++;
-        if (c->owner_age[(size_t)set * c->assoc + way] == mi->age)
+        own = c->owner_age[(size_t)set * c->assoc + way] == mi->age;
+        if (own)
             ms->st.l1d_intra_warp_hits++;
         else
             ms->st.l1d_inter_warp_hits++;
@@ -839,8 +878,7 @@ static int l1d_store(struct mem_system *ms, struct sm_mem *sm, const struct ldst
     } else {
         ms->st.l1d_misses++;
     }
-    emit(sm, SCHED_EV_L1D_ACCESS, (int32_t)mi->slot, mi->pc, mi->cta, mi->age, line,
-         r == CACHE_HIT, now);
+    emit_access(sm, line, r == CACHE_HIT, 1, own, now);
     if (need_req)
         ring_push(&sm->missq, new_req(ms, mi, a->addr, a->bytes, MEM_REQ_WRITE, MEM_DEST_NONE,
                                       0));

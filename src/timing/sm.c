@@ -61,18 +61,25 @@ static void slot_event(struct sm *sm, int32_t slot, uint32_t kind, uint32_t pc, 
     unit_event(sm, (uint32_t)slot % sm->nunits, &ev);
 }
 
+/* Memory-system events carry the SM warp slot; a unit sees its own slot
+ * number, or -1 for a warp of another unit.  Stores (and slot-less events)
+ * go to every unit. */
 static void mem_listener(void *ctx, const struct sched_event *ev)
 {
     struct sm *sm = ctx;
     struct sched_event e2 = *ev;
-    if (ev->slot < 0 || (uint32_t)ev->slot >= sm->nslots) {
-        e2.slot = -1;
-        for (uint32_t u = 0; u < sm->nunits; u++)
+    int known = ev->slot >= 0 && (uint32_t)ev->slot < sm->nslots;
+    uint32_t own_unit = known ? (uint32_t)ev->slot % sm->nunits : 0;
+    int32_t unit_slot = known ? (int32_t)((uint32_t)ev->slot / sm->nunits) : -1;
+    if (!known || ev->kind == SCHED_EV_STORE) {
+        for (uint32_t u = 0; u < sm->nunits; u++) {
+            e2.slot = known && u == own_unit ? unit_slot : -1;
             unit_event(sm, u, &e2);
+        }
         return;
     }
-    e2.slot = (int32_t)((uint32_t)ev->slot / sm->nunits);
-    unit_event(sm, (uint32_t)ev->slot % sm->nunits, &e2);
+    e2.slot = unit_slot;
+    unit_event(sm, own_unit, &e2);
 }
 
 /* ---- construction ----------------------------------------------------------- */
@@ -86,7 +93,7 @@ static void pipe_init(struct sm_pipe *p, uint32_t n, uint32_t lat, uint32_t ii)
 }
 
 int sm_init(struct sm *sm, uint32_t id, const struct gpu_config *cfg, struct mem_system *ms,
-            struct stats *st, struct err *e)
+            char *priv, size_t priv_stride, struct err *e)
 {
     memset(sm, 0, sizeof *sm);
     sm->id = id;
@@ -114,7 +121,8 @@ int sm_init(struct sm *sm, uint32_t id, const struct gpu_config *cfg, struct mem
         int rc = registry_sched(cfg->sched, &U->ops, &ps, e);
         if (rc != WS_OK)
             return rc;
-        U->priv = xcalloc(1, U->ops->priv_size ? U->ops->priv_size : 1);
+        ws_assert(U->ops->priv_size <= priv_stride);
+        U->priv = priv + (size_t)u * priv_stride;
         uint32_t ns = 0;
         for (uint32_t s = u; s < sm->nslots; s += sm->nunits)
             ns++;
@@ -131,8 +139,6 @@ int sm_init(struct sm *sm, uint32_t id, const struct gpu_config *cfg, struct mem
         U->view.cta = U->cta;
         U->view.last_issued = -1;
         U->last_class = CLS_NO_INST;
-        if (U->ops->stats && st)
-            U->ops->stats(U->priv, st, id, u);
     }
     pipe_init(&sm->pipes[SM_UNIT_SP], cfg->sp_units, cfg->sp_latency, cfg->sp_ii);
     pipe_init(&sm->pipes[SM_UNIT_SFU], cfg->sfu_units, cfg->sfu_latency, cfg->sfu_ii);
@@ -186,9 +192,6 @@ int sm_init(struct sm *sm, uint32_t id, const struct gpu_config *cfg, struct mem
 
 void sm_fini(struct sm *sm)
 {
-    if (sm->units)
-        for (uint32_t u = 0; u < sm->nunits; u++)
-            free(sm->units[u].priv);
     free(sm->units);
     for (int u = 0; u < SM_UNIT_COUNT; u++)
         free(sm->pipes[u].free_at);
@@ -218,7 +221,21 @@ void sm_launch_begin(struct sm *sm, struct timing_launch *L, uint32_t nregs, uin
         U->view.pcinfo = L->an->pc;
         U->view.last_issued = -1;
     }
-    slot_event(sm, -1, SCHED_EV_KERNEL_START, 0, now);
+    sm->kinfo = (struct sched_kernel){
+        .name = L->m->funcs[L->k->func].name,
+        .func = L->k->func,
+        .m = L->m,
+        .an = L->an,
+        .l1d_lines = sm->cfg->l1d.sets * sm->cfg->l1d.assoc,
+    };
+    struct sched_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = SCHED_EV_KERNEL_START;
+    ev.slot = -1;
+    ev.kernel = &sm->kinfo;
+    ev.now = now;
+    for (uint32_t u = 0; u < sm->nunits; u++)
+        unit_event(sm, u, &ev);
 }
 
 /* ---- warp state --------------------------------------------------------------- */

@@ -120,6 +120,7 @@ struct sm {
     const struct gpu_config *cfg;
     struct mem_system *ms;
     struct timing_launch *L; /* current launch, NULL between launches */
+    struct sched_kernel kinfo; /* what the policies know of the current launch */
 
     struct sm_warp *warps;
     uint32_t nslots;
@@ -158,9 +159,12 @@ struct sm {
     struct sm_counters c;
 };
 
-/* Build SM `id` (policies resolved from cfg->sched). */
+/* Build SM `id` (policies resolved from cfg->sched).  The policy priv
+ * blocks of its units lie at priv + u * priv_stride (zeroed, owned by the
+ * caller: the engine allocates every SM's in one array so that the policy's
+ * stats hook can sum over all instances). */
 int sm_init(struct sm *sm, uint32_t id, const struct gpu_config *cfg, struct mem_system *ms,
-            struct stats *st, struct err *e);
+            char *priv, size_t priv_stride, struct err *e);
 void sm_fini(struct sm *sm);
 
 /* Prepare for a launch (scoreboard sized for nregs registers). */

@@ -1,0 +1,128 @@
+/* exec_internal.h: private to the functional executor (func/exec*.c): the
+ * context of the instruction being executed, small lane helpers and the
+ * functions shared by exec.c (operands, SIMT stack, step), exec_mem.c
+ * (memory and data movement), exec_warp.c (warp-level instructions and
+ * barriers) and exec_call.c (calls). */
+#ifndef WS_FUNC_EXEC_INTERNAL_H
+#define WS_FUNC_EXEC_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/err.h"
+#include "func/func.h"
+#include "ptx/ir.h"
+
+#define FULL_MASK 0xffffffffu
+
+enum acc_kind { ACC_READ, ACC_WRITE, ACC_ATOMIC };
+
+/* Context of the instruction being executed. */
+struct step {
+    struct func_cta *c;
+    struct func_warp *w;
+    struct func_kernel *k;
+    const struct ptx_module *m;
+    const struct ptx_inst *in;
+    uint32_t pc;
+    struct err *e;
+};
+
+static inline unsigned popc(uint32_t x)
+{
+    return (unsigned)__builtin_popcount(x);
+}
+
+static inline uint64_t width_mask(unsigned bytes)
+{
+    return bytes >= 8 ? ~0ull : ((1ull << (bytes * 8)) - 1);
+}
+
+static inline uint64_t sext(uint64_t v, unsigned bytes)
+{
+    if (bytes >= 8)
+        return v;
+    unsigned sh = 64 - bytes * 8;
+    return (uint64_t)((int64_t)(v << sh) >> sh);
+}
+
+/* Iterate l over the set bits of mask, lowest first. */
+#define FOR_LANES(l, mask)                                                               \
+    for (uint32_t l##_m = (mask), l = 0;                                                 \
+         l##_m && ((l = (uint32_t)__builtin_ctz(l##_m)), 1); l##_m &= l##_m - 1)
+
+static inline uint64_t *reg_ptr(struct func_warp *w, uint32_t r)
+{
+    return w->cur_regs + (size_t)r * FUNC_WARP_SIZE;
+}
+
+static inline struct call_frame *cur_frame(struct func_warp *w)
+{
+    return &w->frames[w->nframes - 1];
+}
+
+static inline uint32_t first_lane(uint32_t mask)
+{
+    return mask ? (uint32_t)__builtin_ctz(mask) : 0;
+}
+
+static inline uint64_t align16(uint64_t x)
+{
+    return (x + 15) & ~15ull;
+}
+
+/* ---- exec.c: messages, warp storage, operands ---- */
+
+/* "kernel 'k' PC 12 (mod:34: ld.global.f32) thread (1,0,0) block (0,0,0)" */
+int exec_where(const struct step *s, uint32_t lane, char *buf, size_t len);
+/* err_set(code) with the position of lane prefixed; returns code. */
+int exec_fail(const struct step *s, uint32_t lane, int code, const char *what);
+/* WS_ERR_UNSUPPORTED "unsupported <what>" at the first active lane. */
+int exec_unsupported(const struct step *s, const char *what);
+void exec_ensure_regs(struct func_warp *w, size_t need);
+/* Grow a lane-major per-thread buffer (lane l at buf + l * cap). */
+void exec_ensure_lanes(uint8_t **buf, uint64_t *cap, uint64_t need);
+/* Value mask of register r of the current function (~0 if untyped). */
+uint64_t exec_reg_width_mask(const struct step *s, uint32_t r);
+/* Address of variable v in its own state space. */
+uint64_t exec_var_addr(const struct step *s, const struct ptx_var *v);
+void exec_opnd_read(const struct step *s, const struct ptx_operand *o, uint64_t out[32]);
+/* Write lanes of `mask` of register r, truncated to the register's width. */
+void exec_reg_write(const struct step *s, uint32_t r, uint32_t mask, const uint64_t v[32]);
+void exec_dst_write(const struct step *s, const struct ptx_operand *o, uint32_t mask,
+                    const uint64_t v[32]);
+/* Element i of a vector operand for every lane; returns 0 for a "_" element. */
+int exec_vec_elem(const struct step *s, const struct ptx_operand *o, unsigned i,
+                  uint64_t out[32]);
+
+/* ---- exec_mem.c: memory and data movement ---- */
+
+/* Host pointer for n bytes at addr in `space` for lane; NULL + fault on error. */
+uint8_t *exec_resolve(const struct step *s, uint32_t lane, unsigned space, uint64_t addr,
+                      unsigned n, int kind, int kparam);
+int exec_ld(const struct step *s, uint32_t mask, struct func_trace *t);
+int exec_st(const struct step *s, uint32_t mask, struct func_trace *t);
+int exec_atom(const struct step *s, uint32_t mask, struct func_trace *t);
+int exec_mov(const struct step *s, uint32_t mask);
+int exec_cvta(const struct step *s, uint32_t mask);
+
+/* ---- exec_warp.c: warp-level instructions and barriers ---- */
+
+int exec_shfl(const struct step *s, uint32_t mask);
+int exec_vote(const struct step *s, uint32_t mask);
+int exec_match(const struct step *s, uint32_t mask);
+int exec_redux(const struct step *s, uint32_t mask);
+int exec_bar(const struct step *s, uint32_t mask, struct func_trace *t);
+/* Release every barrier whose arrival condition holds (a warp finished). */
+void exec_cta_release_all(struct func_cta *c);
+
+/* ---- exec_call.c: calls ---- */
+
+int exec_extern_call(const struct step *s, uint32_t mask, const struct ptx_func *callee);
+/* Push a call frame for function fidx and copy the arguments; the caller
+ * pushes the SIMT_CALL entry. */
+int exec_call_push(const struct step *s, uint32_t mask, uint32_t fidx);
+/* Pop the current call frame; if copy, copy the return values for lanes `mask`. */
+void exec_call_pop(struct func_warp *w, const struct ptx_module *m, uint32_t mask, int copy);
+
+#endif

@@ -1,0 +1,421 @@
+/* exec_mem.c: address resolution in the state spaces and the semantics of
+ * ld, st, atom/red, mov and cvta. */
+#include "func/exec_internal.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- memory --------------------------------------------------------------- */
+
+/* Per-lane addresses of an ADDR operand (in the operand's space). */
+static void addr_compute(const struct step *s, const struct ptx_operand *o, uint32_t mask,
+                         uint64_t addr[32], int *kparam)
+{
+    *kparam = 0;
+    if (o->reg != PTX_NO_INDEX) {
+        const uint64_t *r = reg_ptr(s->w, o->reg);
+        FOR_LANES(l, mask) addr[l] = r[l] + (uint64_t)o->imm;
+        *kparam = s->m->funcs[s->in->func].is_entry;
+        return;
+    }
+    uint64_t base = 0;
+    if (o->sym != PTX_NO_INDEX) {
+        const struct ptx_var *v = &s->m->vars[o->sym];
+        base = exec_var_addr(s, v);
+        *kparam = (v->flags & PTX_VAR_KERNEL_PARAM) != 0;
+    }
+    FOR_LANES(l, mask) addr[l] = base + (uint64_t)o->imm;
+}
+
+static const char *acc_name(int kind)
+{
+    return kind == ACC_READ ? "read" : kind == ACC_WRITE ? "write" : "atomic";
+}
+
+static int mem_fault(const struct step *s, uint32_t lane, int kind, uint64_t addr, unsigned n,
+                     const char *why)
+{
+    char pos[512];
+    exec_where(s, lane, pos, sizeof pos);
+    return err_set(s->e, WS_ERR_FAULT, "%s: %s of %u bytes at 0x%" PRIx64 " %s", pos,
+                   acc_name(kind), n, addr, why);
+}
+
+/* Host pointer for n bytes at addr in `space` for lane; NULL + fault on error. */
+uint8_t *exec_resolve(const struct step *s, uint32_t lane, unsigned space, uint64_t addr,
+                      unsigned n, int kind, int kparam)
+{
+    struct func_warp *w = s->w;
+    uint64_t a = addr;
+    char why[256];
+    if (n && (addr & (n - 1)) != 0 && (n & (n - 1)) == 0) {
+        snprintf(why, sizeof why, "misaligned (needs %u-byte alignment)", n);
+        mem_fault(s, lane, kind, addr, n, why);
+        return NULL;
+    }
+    if (space == PTX_SPACE_NONE) {
+        if (addr - MEM_SHARED_BASE < MEM_WINDOW_SIZE) {
+            space = PTX_SPACE_SHARED;
+            a = addr - MEM_SHARED_BASE;
+        } else if (addr - MEM_LOCAL_BASE < MEM_WINDOW_SIZE) {
+            space = PTX_SPACE_LOCAL;
+            a = addr - MEM_LOCAL_BASE;
+        } else if (addr - MEM_PARAM_BASE < MEM_WINDOW_SIZE) {
+            space = PTX_SPACE_PARAM;
+            a = addr - MEM_PARAM_BASE;
+            kparam = 1;
+        } else {
+            space = PTX_SPACE_GLOBAL;
+        }
+    }
+    switch (space) {
+    case PTX_SPACE_GLOBAL:
+    case PTX_SPACE_CONST: {
+        uint8_t *p = mem_lookup(s->k->env->mem, a, n);
+        if (p)
+            return p;
+        mem_describe(s->k->env->mem, a, n, why, sizeof why);
+        break;
+    }
+    case PTX_SPACE_SHARED:
+        if (a <= s->c->shared_size && n <= s->c->shared_size - a)
+            return s->c->shared + a;
+        snprintf(why, sizeof why, "outside the CTA's %" PRIu64 " bytes of shared memory",
+                 s->c->shared_size);
+        break;
+    case PTX_SPACE_LOCAL:
+        if (a <= w->local_top && n <= w->local_top - a)
+            return w->local + (uint64_t)lane * w->local_cap + a;
+        snprintf(why, sizeof why, "outside the thread's %" PRIu64 " bytes of local memory",
+                 w->local_top);
+        break;
+    case PTX_SPACE_PARAM:
+        if (kparam) {
+            if (a <= s->k->param_size && n <= s->k->param_size - a) {
+                if (kind != ACC_READ) {
+                    snprintf(why, sizeof why, "to the read-only kernel parameters");
+                    break;
+                }
+                return s->k->params + a;
+            }
+            snprintf(why, sizeof why, "outside the %" PRIu64 " bytes of kernel parameters",
+                     s->k->param_size);
+            break;
+        }
+        if (a <= w->param_top && n <= w->param_top - a)
+            return w->param + (uint64_t)lane * w->param_cap + a;
+        snprintf(why, sizeof why, "outside the thread's %" PRIu64 " bytes of parameter frames",
+                 w->param_top);
+        break;
+    default:
+        snprintf(why, sizeof why, "in unsupported state space '%s'",
+                 ptx_space_name((enum ptx_space)space));
+        break;
+    }
+    mem_fault(s, lane, kind, addr, n, why);
+    return NULL;
+}
+
+static inline uint64_t load_le(const uint8_t *p, unsigned n)
+{
+    uint64_t v = 0;
+    memcpy(&v, p, n);
+    return v;
+}
+
+static inline void store_le(uint8_t *p, uint64_t v, unsigned n)
+{
+    memcpy(p, &v, n);
+}
+
+static void trace_mem(struct func_trace *t, const struct step *s, unsigned size, int store,
+                      int atomic, const uint64_t addr[32])
+{
+    t->is_mem = 1;
+    t->space = s->in->space;
+    t->size = (uint8_t)(size > 255 ? 255 : size);
+    t->is_store = (uint8_t)store;
+    t->is_atomic = (uint8_t)atomic;
+    memcpy(t->addr, addr, sizeof t->addr);
+}
+
+int exec_ld(const struct step *s, uint32_t mask, struct func_trace *t)
+{
+    const struct ptx_inst *in = s->in;
+    const struct ptx_operand *d = ptx_dst(s->m, in, 0);
+    const struct ptx_operand *a = ptx_src(s->m, in, 0);
+    unsigned esz = ptx_type_size((enum ptx_type)in->type);
+    unsigned nel = d->kind == PTX_OPND_VEC ? d->vec_n : 1;
+    int sign = ptx_type_is_signed((enum ptx_type)in->type);
+    uint64_t addr[32] = {0};
+    int kparam;
+    if (esz == 0 || esz > 8)
+        return exec_unsupported(s, "load type");
+    addr_compute(s, a, mask, addr, &kparam);
+    trace_mem(t, s, esz * nel, 0, 0, addr);
+    for (unsigned i = 0; i < nel; i++) {
+        uint32_t r = d->kind == PTX_OPND_VEC ? d->vec[i] : d->reg;
+        if (d->kind != PTX_OPND_VEC && d->kind != PTX_OPND_REG)
+            r = PTX_NO_INDEX;
+        uint64_t wm = r == PTX_NO_INDEX ? 0 : exec_reg_width_mask(s, r);
+        uint64_t *dst = r == PTX_NO_INDEX ? NULL : reg_ptr(s->w, r);
+        FOR_LANES(l, mask) {
+            /* element 0 checks the bounds and alignment of the whole vector */
+            uint8_t *p = exec_resolve(s, l, in->space, addr[l] + (uint64_t)i * esz,
+                                 i == 0 ? esz * nel : esz, ACC_READ, kparam);
+            if (!p)
+                return s->e->code;
+            uint64_t v = load_le(p, esz);
+            if (sign)
+                v = sext(v, esz);
+            if (dst)
+                dst[l] = v & wm;
+        }
+    }
+    return WS_OK;
+}
+
+int exec_st(const struct step *s, uint32_t mask, struct func_trace *t)
+{
+    const struct ptx_inst *in = s->in;
+    const struct ptx_operand *a = ptx_src(s->m, in, 0);
+    const struct ptx_operand *v = ptx_src(s->m, in, 1);
+    unsigned esz = ptx_type_size((enum ptx_type)in->type);
+    unsigned nel = v->kind == PTX_OPND_VEC ? v->vec_n : 1;
+    uint64_t addr[32] = {0};
+    uint64_t val[32];
+    int kparam;
+    if (esz == 0 || esz > 8)
+        return exec_unsupported(s, "store type");
+    addr_compute(s, a, mask, addr, &kparam);
+    trace_mem(t, s, esz * nel, 1, 0, addr);
+    /* check every lane's access before writing anything */
+    FOR_LANES(l, mask) {
+        if (!exec_resolve(s, l, in->space, addr[l], esz * nel, ACC_WRITE, kparam))
+            return s->e->code;
+    }
+    for (unsigned i = 0; i < nel; i++) {
+        if (v->kind == PTX_OPND_VEC) {
+            if (!exec_vec_elem(s, v, i, val))
+                continue;
+        } else {
+            exec_opnd_read(s, v, val);
+        }
+        FOR_LANES(l, mask) {
+            uint8_t *p = exec_resolve(s, l, in->space, addr[l] + (uint64_t)i * esz, esz, ACC_WRITE,
+                                 kparam);
+            if (!p)
+                return s->e->code;
+            store_le(p, val[l], esz);
+        }
+    }
+    return WS_OK;
+}
+
+static double as_f64(uint64_t v)
+{
+    double d;
+    memcpy(&d, &v, sizeof d);
+    return d;
+}
+
+static float as_f32(uint64_t v)
+{
+    float f;
+    uint32_t u = (uint32_t)v;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+static uint64_t from_f64(double d)
+{
+    uint64_t v;
+    memcpy(&v, &d, sizeof v);
+    return v;
+}
+
+static uint64_t from_f32(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+/* New memory value of an atomic; returns 0 if the type/op is unsupported. */
+static int atom_apply(unsigned sub, enum ptx_type ty, uint64_t old, uint64_t b, uint64_t c,
+                      uint64_t *out)
+{
+    unsigned sz = ptx_type_size(ty);
+    uint64_t wm = width_mask(sz);
+    int is_f = ty == PTX_T_F32 || ty == PTX_T_F64;
+    int is_s = ptx_type_is_signed(ty);
+    old &= wm;
+    b &= wm;
+    c &= wm;
+    uint64_t r;
+    switch (sub) {
+    case PTX_SUB_ATOM_ADD:
+        if (ty == PTX_T_F32)
+            r = from_f32(as_f32(old) + as_f32(b));
+        else if (ty == PTX_T_F64)
+            r = from_f64(as_f64(old) + as_f64(b));
+        else if (ptx_type_is_float(ty))
+            return 0;
+        else
+            r = old + b;
+        break;
+    case PTX_SUB_ATOM_MIN:
+    case PTX_SUB_ATOM_MAX: {
+        int lt;
+        if (ty == PTX_T_F32)
+            lt = as_f32(b) < as_f32(old);
+        else if (ty == PTX_T_F64)
+            lt = as_f64(b) < as_f64(old);
+        else if (is_s)
+            lt = (int64_t)sext(b, sz) < (int64_t)sext(old, sz);
+        else
+            lt = b < old;
+        if (sub == PTX_SUB_ATOM_MIN)
+            r = lt ? b : old;
+        else {
+            int gt;
+            if (ty == PTX_T_F32)
+                gt = as_f32(b) > as_f32(old);
+            else if (ty == PTX_T_F64)
+                gt = as_f64(b) > as_f64(old);
+            else if (is_s)
+                gt = (int64_t)sext(b, sz) > (int64_t)sext(old, sz);
+            else
+                gt = b > old;
+            r = gt ? b : old;
+        }
+        break;
+    }
+    case PTX_SUB_ATOM_INC:
+        if (is_f)
+            return 0;
+        r = old >= b ? 0 : old + 1;
+        break;
+    case PTX_SUB_ATOM_DEC:
+        if (is_f)
+            return 0;
+        r = (old == 0 || old > b) ? b : old - 1;
+        break;
+    case PTX_SUB_ATOM_CAS: r = old == b ? c : old; break;
+    case PTX_SUB_ATOM_EXCH: r = b; break;
+    case PTX_SUB_ATOM_AND: r = old & b; break;
+    case PTX_SUB_ATOM_OR: r = old | b; break;
+    case PTX_SUB_ATOM_XOR: r = old ^ b; break;
+    default: return 0;
+    }
+    *out = r & wm;
+    return 1;
+}
+
+int exec_atom(const struct step *s, uint32_t mask, struct func_trace *t)
+{
+    const struct ptx_inst *in = s->in;
+    int is_red = in->op == PTX_OP_RED;
+    const struct ptx_operand *a = ptx_src(s->m, in, 0);
+    enum ptx_type ty = (enum ptx_type)in->type;
+    unsigned sz = ptx_type_size(ty);
+    uint64_t addr[32] = {0}, b[32], c[32], old[32] = {0};
+    int kparam;
+    if (sz != 4 && sz != 8)
+        return exec_unsupported(s, "atomic type");
+    if (in->space != PTX_SPACE_NONE && in->space != PTX_SPACE_GLOBAL &&
+        in->space != PTX_SPACE_SHARED)
+        return exec_unsupported(s, "atomic state space");
+    addr_compute(s, a, mask, addr, &kparam);
+    trace_mem(t, s, sz, 1, 1, addr);
+    exec_opnd_read(s, ptx_src(s->m, in, 1), b);
+    if (in->nsrc > 2)
+        exec_opnd_read(s, ptx_src(s->m, in, 2), c);
+    else
+        memset(c, 0, sizeof c);
+    FOR_LANES(l, mask) {
+        uint8_t *p = exec_resolve(s, l, in->space, addr[l], sz, ACC_ATOMIC, kparam);
+        if (!p)
+            return s->e->code;
+        uint64_t o = load_le(p, sz), nv;
+        if (!atom_apply(in->sub, ty, o, b[l], c[l], &nv))
+            return exec_unsupported(s, "atomic operation/type combination");
+        store_le(p, nv, sz);
+        old[l] = o;
+    }
+    if (!is_red && in->ndst > 0)
+        exec_dst_write(s, ptx_dst(s->m, in, 0), mask, old);
+    return WS_OK;
+}
+
+/* ---- data movement -------------------------------------------------------- */
+
+int exec_mov(const struct step *s, uint32_t mask)
+{
+    const struct ptx_inst *in = s->in;
+    const struct ptx_operand *d = ptx_dst(s->m, in, 0);
+    const struct ptx_operand *a = ptx_src(s->m, in, 0);
+    uint64_t v[32];
+    unsigned tsz = ptx_type_size((enum ptx_type)in->type);
+    if (a->kind == PTX_OPND_FUNC)
+        return exec_unsupported(s, "address of a function (indirect calls)");
+    if (d->kind == PTX_OPND_VEC) { /* unpack */
+        unsigned ebits = tsz * 8 / (d->vec_n ? d->vec_n : 1);
+        uint64_t em = width_mask(ebits / 8);
+        exec_opnd_read(s, a, v);
+        for (unsigned i = 0; i < d->vec_n; i++) {
+            uint64_t e[32];
+            if (d->vec[i] == PTX_NO_INDEX)
+                continue;
+            FOR_LANES(l, mask) e[l] = (v[l] >> (i * ebits)) & em;
+            exec_reg_write(s, d->vec[i], mask, e);
+        }
+        return WS_OK;
+    }
+    if (a->kind == PTX_OPND_VEC) { /* pack */
+        unsigned ebits = tsz * 8 / (a->vec_n ? a->vec_n : 1);
+        uint64_t em = width_mask(ebits / 8);
+        memset(v, 0, sizeof v);
+        for (unsigned i = 0; i < a->vec_n; i++) {
+            uint64_t r[32];
+            if (!exec_vec_elem(s, a, i, r))
+                continue;
+            FOR_LANES(l, mask) v[l] |= (r[l] & em) << (i * ebits);
+        }
+        exec_dst_write(s, d, mask, v);
+        return WS_OK;
+    }
+    exec_opnd_read(s, a, v);
+    if (in->type == PTX_T_PRED)
+        FOR_LANES(l, mask) v[l] = v[l] != 0;
+    else if (tsz && tsz < 8)
+        FOR_LANES(l, mask) v[l] &= width_mask(tsz);
+    exec_dst_write(s, d, mask, v);
+    return WS_OK;
+}
+
+static uint64_t space_base(unsigned space)
+{
+    switch (space) {
+    case PTX_SPACE_SHARED: return MEM_SHARED_BASE;
+    case PTX_SPACE_LOCAL: return MEM_LOCAL_BASE;
+    case PTX_SPACE_PARAM: return MEM_PARAM_BASE;
+    default: return 0;
+    }
+}
+
+int exec_cvta(const struct step *s, uint32_t mask)
+{
+    const struct ptx_inst *in = s->in;
+    uint64_t v[32];
+    exec_opnd_read(s, ptx_src(s->m, in, 0), v);
+    uint64_t base = space_base(in->space);
+    if (in->sub == PTX_SUB_CVTA_TO)
+        FOR_LANES(l, mask) v[l] -= base;
+    else
+        FOR_LANES(l, mask) v[l] += base;
+    exec_dst_write(s, ptx_dst(s->m, in, 0), mask, v);
+    return WS_OK;
+}
+

@@ -1,0 +1,88 @@
+/* cudart_internal.h: private to cudart.c, cudart_launch.c and cudart_memory.c:
+ * the runtime's process-wide state (see rt.h) and the helpers they share. */
+#ifndef WS_RUNTIME_CUDART_INTERNAL_H
+#define WS_RUNTIME_CUDART_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/cuda_types.h"
+#include "runtime/rt.h"
+#include "warpsim.h"
+
+struct rt_fatbin {
+    const void *wrapper;
+    unsigned index;       /* registration order, for messages */
+    ws_module *mod;
+    int tried;            /* load attempted */
+    cudaError_t load_rc;
+};
+
+struct rt_func {
+    const void *host_fun;
+    char *name;
+    struct rt_fatbin *fb;
+};
+
+struct rt_var {
+    const void *host_var;
+    char *name;
+    struct rt_fatbin *fb;
+    size_t size;
+    int constant;
+};
+
+struct rt_managed {
+    uint64_t base;        /* the device allocation (addr rounded down) */
+    uint64_t addr;
+    size_t size, map_size;
+};
+
+struct rt_launch_cfg {
+    dim3 grid, block;
+    size_t shmem;
+    void *stream;
+};
+
+#define RT_CFG_MAX 32
+
+struct rt_state {
+    int inited;
+    ws_gpu *gpu;
+    cudaError_t init_rc;
+    cudaError_t last_error;
+    struct rt_fatbin **fbs;
+    size_t nfbs, fbs_cap;
+    struct rt_func **funcs;
+    size_t nfuncs, funcs_cap;
+    struct rt_var **vars;
+    size_t nvars, vars_cap;
+    struct rt_managed *managed;
+    size_t nmanaged, managed_cap;
+    uint64_t *allocs;     /* cudaMalloc'd device addresses, for cudaDeviceReset */
+    size_t nallocs, allocs_cap;
+    struct rt_launch_cfg cfg[RT_CFG_MAX];
+    size_t ncfg;
+    cudaError_t pending;  /* kernel fault, reported by the next synchronize */
+    char *stats_json;
+    int stats_print;
+};
+
+/* The one process-wide runtime state (cudart.c). */
+extern struct rt_state rt_g;
+
+/* cudart.c */
+/* The cudaError_t for a warpsim status code. */
+cudaError_t rt_from_ws(int st);
+/* Load fatbinary fb into the GPU on first use; fn names the API call for messages. */
+cudaError_t rt_load_fatbin(struct rt_fatbin *fb, const char *fn);
+/* The registration of a kernel / a variable by its host-side address; NULL if none. */
+struct rt_func *rt_find_func(const void *host_fun);
+struct rt_var *rt_find_var(const void *host_var);
+
+/* cudart_memory.c */
+/* Copy managed memory host -> device before a kernel, device -> host after. */
+void rt_managed_push(ws_gpu *gpu);
+void rt_managed_pull(ws_gpu *gpu);
+
+#endif

@@ -1,0 +1,487 @@
+/* cudart_memory.c: memory in warpsim's replacement CUDA runtime: device,
+ * host and managed allocations, copies and memsets, symbols (__device__ and
+ * __constant__ variables) and pointer attributes. */
+#include "runtime/cudart_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "api/gpu.h"
+#include "base/alloc.h"
+
+/* ---- managed memory: host view authoritative outside device operations ---- */
+
+static int is_managed(uint64_t addr)
+{
+    for (size_t i = 0; i < rt_g.nmanaged; i++)
+        if (addr >= rt_g.managed[i].addr && addr < rt_g.managed[i].addr + rt_g.managed[i].size)
+            return 1;
+    return 0;
+}
+
+void rt_managed_push(ws_gpu *gpu)
+{
+    for (size_t i = 0; i < rt_g.nmanaged; i++)
+        ws_memcpy_htod(gpu, rt_g.managed[i].addr, (const void *)(uintptr_t)rt_g.managed[i].addr,
+                       rt_g.managed[i].size);
+}
+
+void rt_managed_pull(ws_gpu *gpu)
+{
+    for (size_t i = 0; i < rt_g.nmanaged; i++)
+        ws_memcpy_dtoh(gpu, (void *)(uintptr_t)rt_g.managed[i].addr, rt_g.managed[i].addr,
+                       rt_g.managed[i].size);
+}
+
+/* A device pointer: inside a device allocation and not managed (whose host
+ * mapping is the one to use outside kernels). */
+static int is_device(ws_gpu *gpu, const void *p)
+{
+    uint64_t a = (uint64_t)(uintptr_t)p;
+    return mem_lookup(&gpu->mem, a, 1) != NULL && !is_managed(a);
+}
+
+/* ---- memory ---------------------------------------------------------------- */
+
+RT_EXPORT cudaError_t cudaMalloc(void **devPtr, size_t size)
+{
+    ws_gpu *gpu = rt_gpu("cudaMalloc");
+    if (!gpu)
+        return rt_g.init_rc;
+    if (!devPtr)
+        return rt_error(cudaErrorInvalidValue, "cudaMalloc", "devPtr is NULL");
+    ws_devptr p;
+    int st = ws_malloc(gpu, size ? size : 1, &p);
+    if (st != WS_OK)
+        return rt_error(cudaErrorMemoryAllocation, "cudaMalloc", "%s", ws_last_error(gpu));
+    *ARRAY_PUSH(rt_g.allocs, rt_g.nallocs, rt_g.allocs_cap) = p;
+    *devPtr = (void *)(uintptr_t)p;
+    return cudaSuccess;
+}
+
+RT_EXPORT cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height)
+{
+    if (!pitch)
+        return rt_error(cudaErrorInvalidValue, "cudaMallocPitch", "pitch is NULL");
+    size_t p = (width + 255) / 256 * 256;
+    *pitch = p;
+    return cudaMalloc(devPtr, p * (height ? height : 1));
+}
+
+static void forget_alloc(uint64_t a)
+{
+    for (size_t i = 0; i < rt_g.nallocs; i++)
+        if (rt_g.allocs[i] == a) {
+            rt_g.allocs[i] = rt_g.allocs[--rt_g.nallocs];
+            return;
+        }
+}
+
+RT_EXPORT cudaError_t cudaFree(void *devPtr)
+{
+    if (!devPtr)
+        return cudaSuccess;
+    ws_gpu *gpu = rt_gpu("cudaFree");
+    if (!gpu)
+        return rt_g.init_rc;
+    uint64_t a = (uint64_t)(uintptr_t)devPtr;
+    for (size_t i = 0; i < rt_g.nmanaged; i++)
+        if (rt_g.managed[i].addr == a) {
+            munmap(devPtr, rt_g.managed[i].map_size);
+            a = rt_g.managed[i].base;
+            rt_g.managed[i] = rt_g.managed[--rt_g.nmanaged];
+            break;
+        }
+    if (ws_free(gpu, a) != WS_OK)
+        return rt_error(cudaErrorInvalidDevicePointer, "cudaFree", "%s", ws_last_error(gpu));
+    forget_alloc(a);
+    return cudaSuccess;
+}
+
+RT_EXPORT cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned flags)
+{
+    (void)flags;
+    ws_gpu *gpu = rt_gpu("cudaMallocManaged");
+    if (!gpu)
+        return rt_g.init_rc;
+    if (!devPtr)
+        return rt_error(cudaErrorInvalidValue, "cudaMallocManaged", "devPtr is NULL");
+    if (size == 0)
+        size = 1;
+    long page = sysconf(_SC_PAGESIZE);
+    size_t ps = page > 0 ? (size_t)page : 4096;
+    ws_devptr base;
+    /* over-allocate so a page-aligned address inside the allocation can be
+     * mapped on the host at the same address */
+    if (ws_malloc(gpu, size + ps, &base) != WS_OK)
+        return rt_error(cudaErrorMemoryAllocation, "cudaMallocManaged", "%s",
+                        ws_last_error(gpu));
+    uint64_t p = (base + ps - 1) / ps * ps;
+    size_t map = (size + ps - 1) / ps * ps;
+    void *h = mmap((void *)(uintptr_t)p, map, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+    if (h == MAP_FAILED || h != (void *)(uintptr_t)p) {
+        if (h != MAP_FAILED)
+            munmap(h, map);
+        ws_free(gpu, base);
+        return rt_error(cudaErrorMemoryAllocation, "cudaMallocManaged",
+                        "cannot map host memory at device address 0x%llx",
+                        (unsigned long long)p);
+    }
+    struct rt_managed *m = ARRAY_PUSH(rt_g.managed, rt_g.nmanaged, rt_g.managed_cap);
+    m->base = base;
+    m->addr = p;
+    m->size = size;
+    m->map_size = map;
+    *ARRAY_PUSH(rt_g.allocs, rt_g.nallocs, rt_g.allocs_cap) = base;
+    *devPtr = h;
+    return cudaSuccess;
+}
+
+RT_EXPORT cudaError_t cudaMallocHost(void **ptr, size_t size)
+{
+    if (!ptr)
+        return rt_error(cudaErrorInvalidValue, "cudaMallocHost", "ptr is NULL");
+    void *p = NULL;
+    if (posix_memalign(&p, 4096, size ? size : 1) != 0)
+        return rt_error(cudaErrorMemoryAllocation, "cudaMallocHost",
+                        "cannot allocate %zu bytes of host memory", size);
+    *ptr = p;
+    return cudaSuccess;
+}
+
+RT_EXPORT cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned flags)
+{
+    (void)flags;
+    return cudaMallocHost(pHost, size);
+}
+
+RT_EXPORT cudaError_t cudaFreeHost(void *ptr)
+{
+    free(ptr);
+    return cudaSuccess;
+}
+
+RT_EXPORT cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned flags)
+{
+    (void)ptr, (void)size, (void)flags;
+    return cudaSuccess;
+}
+
+RT_EXPORT cudaError_t cudaHostUnregister(void *ptr)
+{
+    (void)ptr;
+    return cudaSuccess;
+}
+
+/* Copy n bytes between any two of host/device memory, deciding by address. */
+static cudaError_t copy_any(ws_gpu *gpu, void *dst, const void *src, size_t n, const char *fn)
+{
+    if (n == 0)
+        return cudaSuccess;
+    if (!dst || !src)
+        return rt_error(cudaErrorInvalidValue, fn, "NULL pointer");
+    int dd = is_device(gpu, dst), sd = is_device(gpu, src);
+    uint64_t da = (uint64_t)(uintptr_t)dst, sa = (uint64_t)(uintptr_t)src;
+    int st = WS_OK;
+    if (dd && sd)
+        st = ws_memcpy_dtod(gpu, da, sa, n);
+    else if (dd)
+        st = ws_memcpy_htod(gpu, da, src, n);
+    else if (sd)
+        st = ws_memcpy_dtoh(gpu, dst, sa, n);
+    else
+        memmove(dst, src, n);
+    if (st != WS_OK)
+        return rt_error(cudaErrorInvalidValue, fn, "%s", ws_last_error(gpu));
+    return cudaSuccess;
+}
+
+RT_EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, int kind)
+{
+    ws_gpu *gpu = rt_gpu("cudaMemcpy");
+    if (!gpu)
+        return rt_g.init_rc;
+    if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
+        return rt_error(cudaErrorInvalidMemcpyDirection, "cudaMemcpy", "invalid kind %d", kind);
+    return copy_any(gpu, dst, src, count, "cudaMemcpy");
+}
+
+RT_EXPORT cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count, int kind)
+{
+    return cudaMemcpy(dst, src, count, kind);
+}
+
+RT_EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, int kind,
+                                      cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemcpy(dst, src, count, kind);
+}
+
+RT_EXPORT cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count, int kind,
+                                           cudaStream_t stream)
+{
+    return cudaMemcpyAsync(dst, src, count, kind, stream);
+}
+
+RT_EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                   size_t width, size_t height, int kind)
+{
+    ws_gpu *gpu = rt_gpu("cudaMemcpy2D");
+    if (!gpu)
+        return rt_g.init_rc;
+    if (width > dpitch || width > spitch)
+        return rt_error(cudaErrorInvalidPitchValue, "cudaMemcpy2D",
+                        "width %zu exceeds a pitch (dst %zu, src %zu)", width, dpitch, spitch);
+    if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
+        return rt_error(cudaErrorInvalidMemcpyDirection, "cudaMemcpy2D", "invalid kind %d",
+                        kind);
+    for (size_t r = 0; r < height; r++) {
+        cudaError_t rc = copy_any(gpu, (char *)dst + r * dpitch, (const char *)src + r * spitch,
+                                  width, "cudaMemcpy2D");
+        if (rc != cudaSuccess)
+            return rc;
+    }
+    return cudaSuccess;
+}
+
+RT_EXPORT cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src,
+                                        size_t spitch, size_t width, size_t height, int kind,
+                                        cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+
+RT_EXPORT cudaError_t cudaMemset(void *devPtr, int value, size_t count)
+{
+    ws_gpu *gpu = rt_gpu("cudaMemset");
+    if (!gpu)
+        return rt_g.init_rc;
+    if (count == 0)
+        return cudaSuccess;
+    if (!is_device(gpu, devPtr)) {
+        if (is_managed((uint64_t)(uintptr_t)devPtr)) {
+            memset(devPtr, value, count);
+            return cudaSuccess;
+        }
+        return rt_error(cudaErrorInvalidValue, "cudaMemset", "%p is not device memory",
+                        devPtr);
+    }
+    if (ws_memset(gpu, (uint64_t)(uintptr_t)devPtr, value, count) != WS_OK)
+        return rt_error(cudaErrorInvalidValue, "cudaMemset", "%s", ws_last_error(gpu));
+    return cudaSuccess;
+}
+
+RT_EXPORT cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count)
+{
+    return cudaMemset(devPtr, value, count);
+}
+
+RT_EXPORT cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count,
+                                      cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemset(devPtr, value, count);
+}
+
+RT_EXPORT cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count,
+                                           cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemset(devPtr, value, count);
+}
+
+RT_EXPORT cudaError_t cudaMemGetInfo(size_t *freeMem, size_t *totalMem)
+{
+    ws_gpu *gpu = rt_gpu("cudaMemGetInfo");
+    if (!gpu)
+        return rt_g.init_rc;
+    uint64_t total = gpu->mem.limit, used = gpu->mem.used;
+    if (freeMem)
+        *freeMem = (size_t)(total > used ? total - used : 0);
+    if (totalMem)
+        *totalMem = (size_t)total;
+    return cudaSuccess;
+}
+
+void rt_reset_memory(void)
+{
+    if (!rt_g.gpu)
+        return;
+    for (size_t i = 0; i < rt_g.nmanaged; i++)
+        munmap((void *)(uintptr_t)rt_g.managed[i].addr, rt_g.managed[i].map_size);
+    rt_g.nmanaged = 0;
+    for (size_t i = 0; i < rt_g.nallocs; i++)
+        ws_free(rt_g.gpu, rt_g.allocs[i]);
+    rt_g.nallocs = 0;
+    rt_g.ncfg = 0;
+}
+
+/* ---- symbols ----------------------------------------------------------------- */
+
+static cudaError_t symbol_addr(const void *symbol, const char *fn, uint64_t *addr, size_t *size)
+{
+    struct rt_var *v = rt_find_var(symbol);
+    if (!v)
+        return rt_error(cudaErrorInvalidSymbol, fn,
+                        "%p is not a registered __device__ or __constant__ variable", symbol);
+    cudaError_t rc = rt_load_fatbin(v->fb, fn);
+    if (rc != cudaSuccess)
+        return rc;
+    ws_devptr a = 0;
+    size_t sz = 0;
+    if (ws_module_symbol(v->fb->mod, v->name, &a, &sz) != WS_OK)
+        return rt_error(cudaErrorInvalidSymbol, fn, "variable %s: %s", v->name,
+                        ws_last_error(rt_g.gpu));
+    *addr = a;
+    *size = sz;
+    return cudaSuccess;
+}
+
+RT_EXPORT cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
+{
+    uint64_t a = 0;
+    size_t sz = 0;
+    cudaError_t rc = symbol_addr(symbol, "cudaGetSymbolAddress", &a, &sz);
+    if (rc != cudaSuccess)
+        return rc;
+    if (!devPtr)
+        return rt_error(cudaErrorInvalidValue, "cudaGetSymbolAddress", "devPtr is NULL");
+    *devPtr = (void *)(uintptr_t)a;
+    return cudaSuccess;
+}
+
+RT_EXPORT cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
+{
+    uint64_t a = 0;
+    size_t sz = 0;
+    cudaError_t rc = symbol_addr(symbol, "cudaGetSymbolSize", &a, &sz);
+    if (rc != cudaSuccess)
+        return rc;
+    if (!size)
+        return rt_error(cudaErrorInvalidValue, "cudaGetSymbolSize", "size is NULL");
+    *size = sz;
+    return cudaSuccess;
+}
+
+RT_EXPORT cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count,
+                                         size_t offset, int kind)
+{
+    const char *fn = "cudaMemcpyToSymbol";
+    uint64_t a = 0;
+    size_t sz = 0;
+    cudaError_t rc = symbol_addr(symbol, fn, &a, &sz);
+    if (rc != cudaSuccess)
+        return rc;
+    if (offset > sz || count > sz - offset)
+        return rt_error(cudaErrorInvalidValue, fn,
+                        "%zu bytes at offset %zu exceed the %zu-byte variable", count, offset,
+                        sz);
+    if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
+        kind != cudaMemcpyDefault)
+        return rt_error(cudaErrorInvalidMemcpyDirection, fn, "invalid kind %d", kind);
+    return copy_any(rt_g.gpu, (void *)(uintptr_t)(a + offset), src, count, fn);
+}
+
+RT_EXPORT cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t count,
+                                              size_t offset, int kind)
+{
+    return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+}
+
+RT_EXPORT cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count,
+                                              size_t offset, int kind, cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+}
+
+RT_EXPORT cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count,
+                                           size_t offset, int kind)
+{
+    const char *fn = "cudaMemcpyFromSymbol";
+    uint64_t a = 0;
+    size_t sz = 0;
+    cudaError_t rc = symbol_addr(symbol, fn, &a, &sz);
+    if (rc != cudaSuccess)
+        return rc;
+    if (offset > sz || count > sz - offset)
+        return rt_error(cudaErrorInvalidValue, fn,
+                        "%zu bytes at offset %zu exceed the %zu-byte variable", count, offset,
+                        sz);
+    if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
+        kind != cudaMemcpyDefault)
+        return rt_error(cudaErrorInvalidMemcpyDirection, fn, "invalid kind %d", kind);
+    return copy_any(rt_g.gpu, dst, (const void *)(uintptr_t)(a + offset), count, fn);
+}
+
+RT_EXPORT cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t count,
+                                                size_t offset, int kind)
+{
+    return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+}
+
+RT_EXPORT cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count,
+                                                size_t offset, int kind, cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+}
+
+RT_EXPORT cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width,
+                                   size_t height)
+{
+    if (width > pitch)
+        return rt_error(cudaErrorInvalidPitchValue, "cudaMemset2D", "width %zu > pitch %zu",
+                        width, pitch);
+    for (size_t r = 0; r < height; r++) {
+        cudaError_t rc = cudaMemset((char *)devPtr + r * pitch, value, width);
+        if (rc != cudaSuccess)
+            return rc;
+    }
+    return cudaSuccess;
+}
+
+RT_EXPORT cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width,
+                                        size_t height, cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemset2D(devPtr, pitch, value, width, height);
+}
+
+/* cudaPointerAttributes as CUDA 11+ lays it out. */
+struct rt_pointer_attributes {
+    int type;         /* 0 unregistered, 1 host, 2 device, 3 managed */
+    int device;
+    void *devicePointer;
+    void *hostPointer;
+    long reserved[8];
+};
+
+RT_EXPORT cudaError_t cudaPointerGetAttributes(struct rt_pointer_attributes *attr,
+                                               const void *ptr)
+{
+    if (!attr)
+        return rt_error(cudaErrorInvalidValue, "cudaPointerGetAttributes", "attr is NULL");
+    ws_gpu *gpu = rt_gpu("cudaPointerGetAttributes");
+    if (!gpu)
+        return rt_g.init_rc;
+    uint64_t a = (uint64_t)(uintptr_t)ptr;
+    /* only the fields CUDA 11-13 share: CUDA 13 added reserved[8] */
+    attr->type = 0;
+    attr->device = 0;
+    attr->devicePointer = attr->hostPointer = NULL;
+    if (is_managed(a)) {
+        attr->type = 3;
+        attr->devicePointer = attr->hostPointer = (void *)ptr;
+    } else if (is_device(gpu, ptr)) {
+        attr->type = 2;
+        attr->devicePointer = (void *)ptr;
+    }
+    return cudaSuccess;
+}
