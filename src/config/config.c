@@ -94,6 +94,8 @@ static const struct cfg_key cfg_keys[] = {
     K_U32("sm.threads", max_threads_per_sm, "1536", 32, 0, "resident threads per SM"),
     K_U32("sm.ctas", max_ctas_per_sm, "8", 1, 0, "resident CTAs per SM"),
     K_U32("sm.registers", regs_per_sm, "32768", 1, 0, "32-bit registers per SM"),
+    K_U32("sm.regs_per_thread", regs_per_thread, "0", 0, 255,
+          "registers per thread for occupancy (0 = estimate from the PTX's register pressure)"),
     K_SZ32("sm.shared", shared_per_sm, "48K", 0, "shared memory per SM in bytes"),
     K_U32("sm.schedulers", n_schedulers, "2", 1, 0,
           "warp schedulers per SM (warp slot i goes to scheduler i % n)"),

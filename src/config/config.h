@@ -47,6 +47,7 @@ struct gpu_config {
     uint32_t max_threads_per_sm;
     uint32_t max_ctas_per_sm;
     uint32_t regs_per_sm;        /* 32-bit registers */
+    uint32_t regs_per_thread;    /* occupancy input; 0 = analysis estimate */
     uint32_t shared_per_sm;      /* bytes */
     uint32_t n_schedulers;       /* per SM; warp slot i -> scheduler i % n */
     uint32_t issue_interval;     /* cycles between issues of one scheduler (1, or 2 for PAWS) */

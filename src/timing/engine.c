@@ -252,9 +252,10 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
     if (t->broken)
         return err_set(e, WS_ERR_INVALID,
                        "the timing model stopped after an earlier error; create a new gpu");
-    /* registers per thread: the analysis' pressure estimate, else the
-     * declared registers */
-    uint32_t rpt = k->an->func_regs && k->an->func_regs[k->func]
+    /* registers per thread: the configured value, else the analysis'
+     * pressure estimate, else the declared registers */
+    uint32_t rpt = t->cfg->regs_per_thread ? t->cfg->regs_per_thread
+                   : k->an->func_regs && k->an->func_regs[k->func]
                        ? k->an->func_regs[k->func]
                        : timing_regs_per_thread(m, k->func);
     uint32_t regs = rpt * k->threads_per_cta;

@@ -394,6 +394,18 @@ static void test_occupancy_limit(void **state)
                      WS_ERR_LAUNCH);
     assert_non_null(strstr(ws_last_error(gpu), "sm.registers"));
     ws_gpu_free(gpu);
+
+    /* sm.regs_per_thread replaces the PTX estimate: 2 registers x 128 threads fit */
+    assert_int_equal(ws_gpu_new(&gpu), WS_OK);
+    assert_int_equal(ws_gpu_set(gpu, "mode", "timing"), WS_OK);
+    assert_int_equal(ws_gpu_set(gpu, "sm.registers", "256"), WS_OK);
+    assert_int_equal(ws_gpu_set(gpu, "sm.regs_per_thread", "2"), WS_OK);
+    ptx = loop_ptx(4, 1);
+    assert_int_equal(ws_module_load_string(gpu, ptx, "loop.ptx", &mod), WS_OK);
+    free(ptx);
+    assert_int_equal(ws_malloc(gpu, 4, &out), WS_OK);
+    assert_int_equal(ws_launch(mod, "k", ws_dim(1, 1, 1), ws_dim(128, 1, 1), 0, args), WS_OK);
+    ws_gpu_free(gpu);
 }
 
 int main(void)

@@ -108,6 +108,7 @@ static void test_preset_daws(void **state)
     (void)state;
     struct gpu_config c;
     preset(&c, "daws");
+    assert_int_equal(c.regs_per_thread, 16); /* full occupancy, as in the paper */
     assert_int_equal(c.n_sms, 30);
     assert_int_equal(c.n_schedulers, 1);
     assert_int_equal(c.max_warps_per_sm, 32);

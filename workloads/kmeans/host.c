@@ -1,7 +1,9 @@
 /* host.c: the kmeans workload: Rodinia-style k-means, with the point-to-centroid
  * assignment on the device and the centroid update on the host, checked
- * membership for membership against a CPU assignment each iteration. */
-#include "workload.h"
+ * membership for membership against a CPU assignment each iteration.  The
+ * same host code drives the kmn workload, whose assignment kernel reads the
+ * points in their original point-major layout (kmeans_host.h). */
+#include "kmeans/kmeans_host.h"
 
 #include <float.h>
 #include <math.h>
@@ -94,15 +96,22 @@ static void kmeans_update(const struct kmeans_shape *s, const float *points,
         }                                                                                \
     } while (0)
 
-static int kmeans_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *detail,
-                      size_t detail_len)
+int kmeans_run_layout(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *detail,
+                      size_t detail_len, int point_major)
 {
     static const struct kmeans_shape shapes[] = {
         {2048, 8, 5},
         {16384, 16, 8},
         {262144, 16, 8},
     };
-    const struct kmeans_shape *s = &shapes[a->size];
+    /* Point-major: enough points at medium that every SM of the daws preset
+     * holds its full 32 warps, whose 16 lines each exceed a 32 KB L1D. */
+    static const struct kmeans_shape shapes_pm[] = {
+        {4096, 16, 8},
+        {65536, 16, 8},
+        {262144, 16, 8},
+    };
+    const struct kmeans_shape *s = point_major ? &shapes_pm[a->size] : &shapes[a->size];
     size_t nvals = (size_t)s->npoints * s->nfeatures;
     float *points = kmeans_make_points(s, a->seed);
     float *flipped = xmalloc(nvals * sizeof *flipped);
@@ -130,20 +139,23 @@ static int kmeans_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char
     KMEANS_TRY(ws_malloc(gpu, (size_t)s->npoints * sizeof(int32_t), &d_membership));
     KMEANS_TRY(ws_memcpy_htod(gpu, d_points, points, nvals * sizeof(float)));
 
-    void *invert_args[] = {&d_points, &d_features, &npoints, &nfeatures};
-    KMEANS_TRY(ws_launch(mod, "invert_mapping", grid, block, 0, invert_args));
-    KMEANS_TRY(ws_memcpy_dtoh(gpu, flipped, d_features, nvals * sizeof(float)));
-    for (uint32_t p = 0; p < s->npoints; p++)
-        for (uint32_t f = 0; f < s->nfeatures; f++)
-            want_flipped[(size_t)f * s->npoints + p] = points[(size_t)p * s->nfeatures + f];
-    rc = wl_check_f32("features", want_flipped, flipped, nvals, 0.0f, 0.0f, check,
-                      sizeof check);
-    if (rc != WS_OK) {
-        snprintf(detail, detail_len, "kmeans: invert_mapping: %s", check);
-        goto out;
+    if (!point_major) {
+        void *invert_args[] = {&d_points, &d_features, &npoints, &nfeatures};
+        KMEANS_TRY(ws_launch(mod, "invert_mapping", grid, block, 0, invert_args));
+        KMEANS_TRY(ws_memcpy_dtoh(gpu, flipped, d_features, nvals * sizeof(float)));
+        for (uint32_t p = 0; p < s->npoints; p++)
+            for (uint32_t f = 0; f < s->nfeatures; f++)
+                want_flipped[(size_t)f * s->npoints + p] = points[(size_t)p * s->nfeatures + f];
+        rc = wl_check_f32("features", want_flipped, flipped, nvals, 0.0f, 0.0f, check,
+                          sizeof check);
+        if (rc != WS_OK) {
+            snprintf(detail, detail_len, "kmeans: invert_mapping: %s", check);
+            goto out;
+        }
     }
 
-    void *assign_args[] = {&d_features, &d_clusters, &d_membership,
+    ws_devptr *d_assign_in = point_major ? &d_points : &d_features;
+    void *assign_args[] = {d_assign_in, &d_clusters, &d_membership,
                            &npoints,    &nclusters,  &nfeatures};
     uint32_t iter, changed = 0;
     for (iter = 1; iter <= KMEANS_MAX_ITERS; iter++) {
@@ -190,6 +202,12 @@ out:
     free(flipped);
     free(points);
     return rc;
+}
+
+static int kmeans_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *detail,
+                      size_t detail_len)
+{
+    return kmeans_run_layout(gpu, mod, a, detail, detail_len, 0);
 }
 
 const struct workload workload_kmeans = {
