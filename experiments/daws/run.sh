@@ -56,7 +56,7 @@ warpsim=$(cd "$(dirname "$warpsim")" && pwd)/$(basename "$warpsim")
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
-sensitive="bfs memc spmv_scalar gc kmeans"
+sensitive="bfs memc spmv_scalar gc kmn"  # KMN: point-major k-means (intra-warp locality)
 insensitive="ndl backp hotsp lud srad"
 all="$sensitive $insensitive"
 factors="0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9 1.0"

@@ -12,7 +12,7 @@ import os
 import re
 import sys
 
-SENSITIVE = ["bfs", "memc", "spmv_scalar", "gc", "kmeans"]
+SENSITIVE = ["bfs", "memc", "spmv_scalar", "gc", "kmn"]
 INSENSITIVE = ["ndl", "backp", "hotsp", "lud", "srad"]
 POLICIES = ["gto", "best_swl", "ccws", "daws_profiled", "daws_detected"]
 LABEL = {"gto": "GTO", "best_swl": "Best-SWL", "ccws": "CCWS",
@@ -20,7 +20,7 @@ LABEL = {"gto": "GTO", "best_swl": "Best-SWL", "ccws": "CCWS",
          "gto_vta": "GTO"}
 FACTORS = ["0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "0.9", "1.0"]
 # DAWS paper, Table 3 (SPEC-policies.md section 2.5): the best static limit.
-PAPER_SWL = {"bfs": 5, "memc": 7, "spmv_scalar": 2, "gc": 2, "kmeans": 4}
+PAPER_SWL = {"bfs": 5, "memc": 7, "spmv_scalar": 2, "gc": 2, "kmn": 4}
 LANE_BUCKETS = ["W0-4", "W5-8", "W9-12", "W13-16", "W17-20", "W21-24",
                 "W25-28", "W29-32"]
 
