@@ -32,6 +32,7 @@
 #define WS_FUNC_ALU_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "base/err.h"
 #include "ptx/ir.h"
@@ -64,6 +65,37 @@ double alu_half_to_double(uint16_t h, enum alu_half_fmt fmt);
  * WS_OK or WS_ERR_UNSUPPORTED (after calling alu_unsupported). */
 int alu_exec_int(const struct ptx_inst *in, uint32_t mask, const uint64_t src[][32],
                  uint64_t dst[][32], uint32_t *carry, struct err *e);
+
+/* Raw register bits <-> float values (the low 32 bits hold an f32). */
+static inline float f32_from(uint64_t v)
+{
+    uint32_t u = (uint32_t)v;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static inline uint64_t f32_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static inline double f64_from(uint64_t v)
+{
+    double d;
+    memcpy(&d, &v, 8);
+    return d;
+}
+
+static inline uint64_t f64_bits(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    return u;
+}
+
 int alu_exec_float(const struct ptx_inst *in, uint32_t mask, const uint64_t src[][32],
                    uint64_t dst[][32], struct err *e);
 int alu_exec_half(const struct ptx_inst *in, uint32_t mask, const uint64_t src[][32],

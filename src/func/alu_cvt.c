@@ -24,35 +24,6 @@ static inline int64_t sext(uint64_t v, unsigned w)
     return (int64_t)(v << s) >> s;
 }
 
-static inline float f32_from(uint64_t v)
-{
-    uint32_t u = (uint32_t)v;
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static inline uint64_t f32_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
-static inline double f64_from(uint64_t v)
-{
-    double d;
-    memcpy(&d, &v, 8);
-    return d;
-}
-
-static inline uint64_t f64_bits(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    return u;
-}
-
 /* Kind of a cvt/setp operand type. */
 enum num_kind { NK_INT, NK_HALF, NK_F32, NK_F64, NK_BAD };
 

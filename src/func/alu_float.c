@@ -50,35 +50,6 @@ static void round_end(int old)
 
 /* ---- f32 / f64 bit helpers --------------------------------------------------------- */
 
-static inline float f32_from(uint64_t v)
-{
-    uint32_t u = (uint32_t)v;
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static inline uint64_t f32_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
-static inline double f64_from(uint64_t v)
-{
-    double d;
-    memcpy(&d, &v, 8);
-    return d;
-}
-
-static inline uint64_t f64_bits(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    return u;
-}
-
 static inline float f32_in(uint64_t v, int ftz)
 {
     float f = f32_from(v);

@@ -14,14 +14,6 @@ static const char *const bit_names[BIT_OPS] = {
     "select (and/or/not)", "(x^y)&~z", "(x|~y)^(z&x)", "bfe.u64", "prmt sign mode",
     "prmt.f4e", "lop3 0xE8", "lop3 0x1E"};
 
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 static int setup(void **state)
 {
     return golden_open(state, "tests/ptx/bit_ops.ptx");

@@ -38,14 +38,6 @@ static int setup(void **state)
     return golden_open(state, "tests/ptx/float_math.ptx");
 }
 
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 /* ---- host arithmetic in a given rounding mode ---- */
 
 enum fop { FADD, FSUB, FMUL, FDIV, FSQRT, FFMA };

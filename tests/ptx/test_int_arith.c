@@ -26,14 +26,6 @@ static const char *const carry_names[CARRY_OPS] = {
     "add.cc w0", "addc.cc w1", "addc.cc w2", "addc w3", "sub.cc w0", "subc.cc w1",
     "subc.cc w2", "subc w3", "mul.lo w0", "mad.lo.cc w1", "madc.hi w2", "carry out"};
 
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 static int setup(void **state)
 {
     return golden_open(state, "tests/ptx/int_arith.ptx");
