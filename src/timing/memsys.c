@@ -73,6 +73,7 @@
 #include "timing/cache.h"
 #include "timing/coalesce.h"
 #include "timing/dram.h"
+#include "timing/lost_locality.h"
 #include "timing/mem_req.h"
 
 #define LOCAL_PHYS_BASE 0x0000700000000000ull
@@ -111,6 +112,7 @@ struct sm_mem {
     struct cache l1d, l1c, l1i;
     struct mshr_table l1d_mshr, l1c_mshr;
     uint64_t *l1i_ready;        /* [sets * assoc] core cycle the line arrives */
+    struct lost_locality lost;  /* victim tags as a statistic (lost_locality.h) */
     memsys_listener fn;
     void *fn_ctx;
 };
@@ -132,6 +134,7 @@ struct icnt_net {
 struct memsys_counters {
     uint64_t l1d_accesses, l1d_hits, l1d_misses, l1d_hit_reserved, l1d_reservation_fails;
     uint64_t l1d_intra_warp_hits, l1d_inter_warp_hits, l1d_evictions, l1d_writebacks;
+    uint64_t l1d_vta_hits;
     uint64_t l1c_accesses, l1c_hits, l1c_misses, l1c_hit_reserved;
     uint64_t l1i_accesses, l1i_hits, l1i_misses;
     uint64_t smem_accesses, smem_cycles;
@@ -220,25 +223,33 @@ static void memsys_map(const struct mem_system *ms, uint64_t addr, struct addr_l
 }
 
 /* An L1D event of the current instruction (or an eviction) for the SM's
- * policies; `line` is the line address (byte address >> line shift). */
+ * policies; `line` is the line address (byte address >> line shift).
+ * Evictions and stores also feed the lost-locality statistic. */
 static void emit(struct sm_mem *sm, uint32_t kind, int32_t slot, uint32_t pc, uint32_t cta,
-                 uint64_t age, uint64_t line, int hit, uint64_t now)
+                 uint64_t age, uint64_t line, uint64_t now)
 {
+    if (kind == SCHED_EV_L1D_EVICT)
+        lost_locality_evict(&sm->lost, slot, age, line);
+    else if (kind == SCHED_EV_STORE)
+        lost_locality_store(&sm->lost, line);
     if (!sm->fn)
         return;
     struct sched_event ev = {.kind = kind, .slot = slot, .pc = pc, .cta = cta, .age = age,
-                             .addr = line, .hit = (uint8_t)hit, .now = now};
+                             .addr = line, .now = now};
     sm->fn(sm->fn_ctx, &ev);
 }
 
 /* SCHED_EV_L1D_ACCESS of the current instruction: own_line when the access
- * hit a line the same (dynamic) warp allocated. */
-static void emit_access(struct sm_mem *sm, uint64_t line, int hit, int is_write, int own,
-                        uint64_t now)
+ * hit a line the same (dynamic) warp allocated.  A load miss probes the
+ * lost-locality victim tags. */
+static void emit_access(struct mem_system *ms, struct sm_mem *sm, uint64_t line, int hit,
+                        int is_write, int own, uint64_t now)
 {
+    const struct mem_inst *mi = &sm->cur;
+    if (!hit && !is_write && lost_locality_miss(&sm->lost, (int32_t)mi->slot, mi->age, line))
+        ms->st.l1d_vta_hits++;
     if (!sm->fn)
         return;
-    const struct mem_inst *mi = &sm->cur;
     struct sched_event ev = {.kind = SCHED_EV_L1D_ACCESS, .slot = (int32_t)mi->slot,
                              .pc = mi->pc, .cta = mi->cta, .age = mi->age, .addr = line,
                              .hit = (uint8_t)hit, .is_write = (uint8_t)is_write,
@@ -281,6 +292,8 @@ static void memsys_register(struct mem_system *ms, struct stats *s)
     C(l1d_inter_warp_hits, "L1D hits on lines allocated by another warp");
     C(l1d_evictions, "L1D valid lines evicted at miss time");
     C(l1d_writebacks, "L1D dirty (local) lines written back");
+    C(l1d_vta_hits, "L1D load misses on a line the same warp lost to an eviction (victim "
+                    "tags beside any policy, CCWS detection)");
     C(l1c_accesses, "constant-cache accesses");
     C(l1c_hits, "constant-cache hits");
     C(l1c_misses, "constant-cache misses");
@@ -343,6 +356,10 @@ static void memsys_register(struct mem_system *ms, struct stats *s)
         stats_ratio(s, "l1d_inter_warp_hits_pki",
                     "L1D hits on other warps' lines per 1000 instructions (DAWS Fig. 10)",
                     "l1d_inter_warp_hits", "gpu_sim_insn", 1000.0);
+        stats_ratio(s, "l1d_vta_hits_pki",
+                    "lost intra-warp locality: victim-tag hits per 1000 instructions "
+                    "(DAWS Fig. 11)",
+                    "l1d_vta_hits", "gpu_sim_insn", 1000.0);
     }
 }
 
@@ -431,6 +448,7 @@ int memsys_new(const struct gpu_config *cfg, const struct dev_mem *mem, struct s
         mshr_init(&sm->l1d_mshr, c->l1d.mshr_entries, c->l1d.mshr_max_merge);
         mshr_init(&sm->l1c_mshr, c->l1c.mshr_entries, c->l1c.mshr_max_merge);
         sm->l1i_ready = xcalloc((size_t)c->l1i.sets * c->l1i.assoc, sizeof *sm->l1i_ready);
+        lost_locality_init(&sm->lost, c->max_warps_per_sm);
         pool_cap += sm->l1d_mshr.entries + sm->l1c_mshr.entries + c->l1d.miss_queue +
                     2ull * c->icnt_queue + 16;
     }
@@ -487,6 +505,7 @@ void memsys_free(struct mem_system *ms)
         ring_release(&sm->smem_ring);
         ring_release(&sm->missq);
         free(sm->l1i_ready);
+        lost_locality_free(&sm->lost);
     }
     for (uint32_t i = 0; i < ms->n_sub; i++) {
         struct l2_sub *sb = &ms->sub[i];
@@ -750,7 +769,7 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
                 ms->st.l1d_intra_warp_hits++;
             else
                 ms->st.l1d_inter_warp_hits++;
-            emit_access(sm, line, 1, 0, own, now);
+            emit_access(ms, sm, line, 1, 0, own, now);
         } else {
             ms->st.l1c_accesses++;
             ms->st.l1c_hits++;
@@ -770,7 +789,7 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
         if (is_l1d) {
             ms->st.l1d_accesses++;
             ms->st.l1d_hit_reserved++;
-            emit_access(sm, line, 0, 0, 0, now);
+            emit_access(ms, sm, line, 0, 0, 0, now);
         } else {
             ms->st.l1c_accesses++;
             ms->st.l1c_hit_reserved++;
@@ -789,7 +808,7 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
         sm->inst[sm->cur_idx].pending++;
         ms->st.l1d_accesses++;
         ms->st.l1d_misses++;
-        emit_access(sm, line, 0, 0, 0, now);
+        emit_access(ms, sm, line, 0, 0, 0, now);
         return 1;
     }
     /* the miss queue physically holds one more entry than its logical size,
@@ -808,7 +827,7 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
     if (v.valid && is_l1d) {
         ms->st.l1d_evictions++;
         if (v.owner_slot >= 0)
-            emit(sm, SCHED_EV_L1D_EVICT, v.owner_slot, 0, 0, v.owner_age, v.tag >> shift, 0,
+            emit(sm, SCHED_EV_L1D_EVICT, v.owner_slot, 0, 0, v.owner_age, v.tag >> shift,
                  now);
         if (v.dirty) {
             ms->st.l1d_writebacks++;
@@ -824,7 +843,7 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
     if (is_l1d) {
         ms->st.l1d_accesses++;
         ms->st.l1d_misses++;
-        emit_access(sm, line, 0, 0, 0, now);
+        emit_access(ms, sm, line, 0, 0, 0, now);
     } else {
         ms->st.l1c_accesses++;
         ms->st.l1c_misses++;
@@ -849,7 +868,7 @@ static int l1d_store(struct mem_system *ms, struct sm_mem *sm, const struct ldst
         return 0;
     }
     if (!local)
-        emit(sm, SCHED_EV_STORE, (int32_t)mi->slot, mi->pc, mi->cta, mi->age, line, 0, now);
+        emit(sm, SCHED_EV_STORE, (int32_t)mi->slot, mi->pc, mi->cta, mi->age, line, now);
     if (!ms->cfg.l1d_enabled && !local) {
         ring_push(&sm->missq, new_req(ms, mi, a->addr, a->bytes, MEM_REQ_WRITE, MEM_DEST_NONE,
                                       0));
@@ -878,7 +897,7 @@ static int l1d_store(struct mem_system *ms, struct sm_mem *sm, const struct ldst
     } else {
         ms->st.l1d_misses++;
     }
-    emit_access(sm, line, r == CACHE_HIT, 1, own, now);
+    emit_access(ms, sm, line, r == CACHE_HIT, 1, own, now);
     if (need_req)
         ring_push(&sm->missq, new_req(ms, mi, a->addr, a->bytes, MEM_REQ_WRITE, MEM_DEST_NONE,
                                       0));

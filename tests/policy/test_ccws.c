@@ -255,7 +255,9 @@ static void test_additive_and_observe(void **state)
 }
 
 /* Every workload at small size under ccws on the daws preset: verified, no
- * deadlock, and on memc lost locality is detected. */
+ * deadlock, and on memc lost locality is detected; the memory system's
+ * victim-tag statistic (timing/lost_locality.h) counts exactly what CCWS's
+ * own arrays detect (one scheduler unit per SM at this preset). */
 static void test_workloads_no_deadlock(void **state)
 {
     (void)state;
@@ -272,10 +274,12 @@ static void test_workloads_no_deadlock(void **state)
         if (rc != WS_OK)
             fail_msg("%s under ccws: %s: %s", we->w->name, ws_status_name(rc), detail);
         if (!strcmp(we->w->name, "memc")) {
-            uint64_t hits = 0, thr = 0;
+            uint64_t hits = 0, thr = 0, observed = 0;
             assert_int_equal(ws_stat(gpu, "sched_vta_hits", &hits), WS_OK);
             assert_int_equal(ws_stat(gpu, "sched_throttled_cycles", &thr), WS_OK);
+            assert_int_equal(ws_stat(gpu, "l1d_vta_hits", &observed), WS_OK);
             assert_true(hits > 0);
+            assert_int_equal(observed, hits);
             assert_true(thr > 0);
         }
         ws_gpu_free(gpu);

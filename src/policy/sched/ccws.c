@@ -41,9 +41,8 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "policy/vta.h"
 #include "stats/stats.h"
-
-#define CCWS_VTA_MAX 64 /* tags per warp (vta_sets x vta_ways) */
 
 enum { CCWS_RELEASED, CCWS_ADDITIVE };
 
@@ -59,8 +58,7 @@ struct ccws {
     uint64_t age[SCHED_MAX_WARPS];
     int64_t lls[SCHED_MAX_WARPS];
     uint64_t warp_hits[SCHED_MAX_WARPS], warp_insts[SCHED_MAX_WARPS];
-    uint64_t vta[SCHED_MAX_WARPS][CCWS_VTA_MAX]; /* line + 1; 0 = empty */
-    uint8_t fifo[SCHED_MAX_WARPS][CCWS_VTA_MAX]; /* next way to replace, per set */
+    struct vta vta[SCHED_MAX_WARPS];
     /* per unit */
     uint64_t hits_total, insts_total;    /* over resident warps */
     uint64_t last_decay;
@@ -100,10 +98,10 @@ static int ccws_init(void *priv, const struct param_set *p, const struct sched_i
         return err_set(e, WS_ERR_INVALID,
                        "policy 'ccws': k_throttle, decay and cap_mult must be >= 0 and base "
                        ">= 1");
-    if (sets < 1 || ways < 1 || sets * ways > CCWS_VTA_MAX)
+    if (sets < 1 || ways < 1 || sets * ways > VTA_MAX_TAGS)
         return err_set(e, WS_ERR_INVALID,
                        "policy 'ccws': vta_sets x vta_ways must be 1..%d, got %lld x %lld",
-                       CCWS_VTA_MAX, (long long)sets, (long long)ways);
+                       VTA_MAX_TAGS, (long long)sets, (long long)ways);
     if (!strcmp(var, "released"))
         c->variant = CCWS_RELEASED;
     else if (!strcmp(var, "additive"))
@@ -116,6 +114,8 @@ static int ccws_init(void *priv, const struct param_set *p, const struct sched_i
     c->ways = (uint32_t)ways;
     c->throttle = param_int(p, "throttle") != 0;
     c->nslots = in->nslots;
+    for (uint32_t w = 0; w < SCHED_MAX_WARPS; w++)
+        vta_clear(&c->vta[w], c->sets, c->ways);
     return WS_OK;
 }
 
@@ -204,29 +204,6 @@ static uint64_t ccws_allowed(const struct ccws *c)
     return allowed;
 }
 
-/* ---- victim tag arrays ----------------------------------------------------------- */
-
-static int ccws_vta_find(const struct ccws *c, uint32_t s, uint64_t line)
-{
-    uint32_t set = (uint32_t)(line % c->sets);
-    const uint64_t *t = &c->vta[s][set * c->ways];
-    for (uint32_t w = 0; w < c->ways; w++)
-        if (t[w] == line + 1)
-            return (int)(set * c->ways + w);
-    return -1;
-}
-
-static void ccws_vta_insert(struct ccws *c, uint32_t s, uint64_t line)
-{
-    if (ccws_vta_find(c, s, line) >= 0)
-        return; /* FIFO: re-insertion changes nothing */
-    uint32_t set = (uint32_t)(line % c->sets);
-    uint8_t *f = &c->fifo[s][set];
-    c->vta[s][set * c->ways + *f] = line + 1;
-    *f = (uint8_t)((*f + 1) % c->ways);
-    c->st_vta_inserts++;
-}
-
 /* ---- the policy ---------------------------------------------------------------- */
 
 static int ccws_pick(void *priv, const struct sched_view *v)
@@ -268,8 +245,7 @@ static void ccws_event(void *priv, const struct sched_event *ev)
         c->lls[s] = c->base;
         c->warp_hits[s] = 0;
         c->warp_insts[s] = 0;
-        memset(c->vta[s], 0, sizeof c->vta[s]);
-        memset(c->fifo[s], 0, sizeof c->fifo[s]);
+        vta_clear(&c->vta[s], c->sets, c->ways);
         break;
     case SCHED_EV_WARP_EXIT:
         if (!own || !(c->live >> s & 1))
@@ -294,24 +270,19 @@ static void ccws_event(void *priv, const struct sched_event *ev)
     }
     case SCHED_EV_L1D_EVICT:
         if (own && (c->live >> s & 1) && c->age[s] == ev->age)
-            ccws_vta_insert(c, s, ev->addr);
+            c->st_vta_inserts += (uint64_t)vta_insert(&c->vta[s], ev->addr);
         break;
     case SCHED_EV_L1D_ACCESS:
         if (!own || ev->hit || ev->is_write || !(c->live >> s & 1))
             break;
-        if (ccws_vta_find(c, s, ev->addr) >= 0) {
+        if (vta_find(&c->vta[s], ev->addr)) {
             ccws_decay(c, ev->now);
             ccws_lost_locality(c, s);
         }
         break;
     case SCHED_EV_STORE:
-        for (uint32_t w = 0; w < c->nslots && w < SCHED_MAX_WARPS; w++) {
-            int i = ccws_vta_find(c, w, ev->addr);
-            if (i >= 0) {
-                c->vta[w][i] = 0;
-                c->st_store_inval++;
-            }
-        }
+        for (uint32_t w = 0; w < c->nslots && w < SCHED_MAX_WARPS; w++)
+            c->st_store_inval += (uint64_t)vta_remove(&c->vta[w], ev->addr);
         break;
     case SCHED_EV_MEM_ISSUE:
         c->st_mem_accesses += ev->accesses;

@@ -11,8 +11,8 @@
  *    each L1D access of a sampler's load (inside the sampled loop) that
  *    captured intra-warp locality (a hit on a line the same warp allocated) or
  *    lost it (a miss that hits the warp's victim tag array), -1 otherwise.
- *  - VTA (our own, like CCWS's, SPEC 3.1): per warp slot, 16 entries, 2 sets x
- *    8 ways, FIFO, fed by SCHED_EV_L1D_EVICT (allocating warp), invalidated by
+ *  - VTA (policy/vta.h, as CCWS's, SPEC 3.1): per warp slot, 16 entries, 2 sets
+ *    x 8 ways, FIFO, fed by SCHED_EV_L1D_EVICT (allocating warp), invalidated by
  *    global stores (SCHED_EV_STORE).
  *  - Memory-divergence detector per load PC: 2-bit saturating counter (0..3,
  *    from 0), on every global/local load issued with > 2 lanes (any warp):
@@ -33,13 +33,12 @@
 
 #include "analysis/analysis.h"
 #include "policy/daws_common.h"
+#include "policy/vta.h"
 #include "ptx/ir.h"
 #include "stats/stats.h"
 
 #define DDET_MAX_LOOPS 8
 #define DDET_MAX_PCS 64
-#define DDET_VTA_SETS 2
-#define DDET_VTA_WAYS 8
 #define DDET_ILRD_SETS 8
 #define DDET_ILRD_WAYS 8
 
@@ -72,9 +71,7 @@ struct ddet {
     struct ddet_sampler samp[DDET_MAX_LOOPS];
     struct ddet_pc pcs[DDET_MAX_PCS];
     uint32_t npcs, next_repid;
-    uint64_t vta_tag[SCHED_MAX_WARPS][DDET_VTA_SETS * DDET_VTA_WAYS];
-    uint8_t vta_valid[SCHED_MAX_WARPS][DDET_VTA_SETS * DDET_VTA_WAYS];
-    uint8_t vta_next[SCHED_MAX_WARPS][DDET_VTA_SETS];
+    struct vta vta[SCHED_MAX_WARPS];
     struct ddet_ilrd ilrd[DDET_ILRD_SETS * DDET_ILRD_WAYS];
     uint64_t ilrd_clock;
     /* statistics */
@@ -96,8 +93,8 @@ static void ddet_reset(struct ddet *d)
     }
     d->npcs = 0;
     d->next_repid = 0;
-    memset(d->vta_valid, 0, sizeof d->vta_valid);
-    memset(d->vta_next, 0, sizeof d->vta_next);
+    for (uint32_t w = 0; w < SCHED_MAX_WARPS; w++)
+        vta_clear(&d->vta[w], VTA_DEFAULT_SETS, VTA_DEFAULT_WAYS);
     memset(d->ilrd, 0, sizeof d->ilrd);
     d->dirty = 1;
 }
@@ -207,36 +204,6 @@ static void ddet_rebuild(struct ddet *d)
     }
 }
 
-/* ---- VTA ------------------------------------------------------------------ */
-
-static int ddet_vta_find(const struct ddet *d, int32_t slot, uint64_t line)
-{
-    uint32_t set = (uint32_t)(line % DDET_VTA_SETS);
-    for (uint32_t w = 0; w < DDET_VTA_WAYS; w++) {
-        uint32_t i = set * DDET_VTA_WAYS + w;
-        if (d->vta_valid[slot][i] && d->vta_tag[slot][i] == line)
-            return (int)i;
-    }
-    return -1;
-}
-
-static void ddet_vta_insert(struct ddet *d, int32_t slot, uint64_t line)
-{
-    if (ddet_vta_find(d, slot, line) >= 0)
-        return; /* FIFO: a re-insertion changes nothing */
-    uint32_t set = (uint32_t)(line % DDET_VTA_SETS);
-    uint32_t i = set * DDET_VTA_WAYS + d->vta_next[slot][set];
-    d->vta_next[slot][set] = (uint8_t)((d->vta_next[slot][set] + 1) % DDET_VTA_WAYS);
-    d->vta_tag[slot][i] = line;
-    d->vta_valid[slot][i] = 1;
-}
-
-static void ddet_vta_clear(struct ddet *d, int32_t slot)
-{
-    memset(d->vta_valid[slot], 0, sizeof d->vta_valid[slot]);
-    memset(d->vta_next[slot], 0, sizeof d->vta_next[slot]);
-}
-
 /* ---- ILRD ----------------------------------------------------------------- */
 
 static void ddet_ilrd_access(struct ddet *d, int32_t wid, uint64_t line, uint32_t pc)
@@ -313,7 +280,7 @@ static void ddet_l1d_access(struct ddet *d, const struct sched_event *ev)
             continue;
         sampled = 1;
         int captured = ev->hit && ev->own_line;
-        int lost = !ev->hit && ddet_vta_find(d, ev->slot, ev->addr) >= 0;
+        int lost = !ev->hit && vta_find(&d->vta[ev->slot], ev->addr);
         d->st_captured += (uint64_t)captured;
         d->st_vta_hits += (uint64_t)lost;
         d->st_samples++;
@@ -371,7 +338,7 @@ static void ddet_on_event(void *priv, const struct sched_event *ev)
     case SCHED_EV_WARP_EXIT:
         if (slot_ok) {
             ddet_release_slot(d, ev->slot);
-            ddet_vta_clear(d, ev->slot);
+            vta_clear(&d->vta[ev->slot], VTA_DEFAULT_SETS, VTA_DEFAULT_WAYS);
             ddet_ilrd_clear_wid(d, ev->slot);
         }
         break;
@@ -391,14 +358,11 @@ static void ddet_on_event(void *priv, const struct sched_event *ev)
         break;
     case SCHED_EV_L1D_EVICT:
         if (slot_ok)
-            ddet_vta_insert(d, ev->slot, ev->addr);
+            vta_insert(&d->vta[ev->slot], ev->addr);
         break;
     case SCHED_EV_STORE:
-        for (int32_t s = 0; s < SCHED_MAX_WARPS; s++) {
-            int i = ddet_vta_find(d, s, ev->addr);
-            if (i >= 0)
-                d->vta_valid[s][i] = 0;
-        }
+        for (int32_t s = 0; s < SCHED_MAX_WARPS; s++)
+            vta_remove(&d->vta[s], ev->addr);
         break;
     case SCHED_EV_MEM_ISSUE:
         ddet_mem_issue(d, ev);
