@@ -18,8 +18,8 @@ struct wl_csr {
     float *y_ref;      /* rows results, accumulated in double on the CPU */
 };
 
-/* Row lengths are log-uniform (a power-law-like spread: most rows are short,
- * a few are long, some are empty), so adjacent rows differ widely. */
+/* The DAWS paper's kind of matrix (SHOC's random sparse matrix): row lengths
+ * 82 +- 16, uniform; each row's columns a random sorted set. */
 void wl_csr_make(struct wl_csr *m, enum wl_size size, uint64_t seed);
 void wl_csr_free(struct wl_csr *m);
 

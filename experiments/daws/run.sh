@@ -106,7 +106,6 @@ for w in $all; do
 done
 for w in $all; do
     job "$w.gto" "$w" "$size" gto
-    job "$w.gto_vta" "$w" "$size" "ccws:throttle=0"
     job "$w.ccws" "$w" "$size" ccws
     job "$w.daws_profiled" "$w" "$size" "daws_profiled:profile=prof/$w-$size.prof"
     job "$w.daws_detected" "$w" "$size" daws_detected

@@ -1,6 +1,6 @@
 /* test_wl_csr.c: the SpMV workloads' matrix generator (workloads/wl_csr.c) is
- * deterministic, well-formed CSR, varied in row length, and its reference
- * product is right. */
+ * deterministic, well-formed CSR with sorted distinct columns, row lengths
+ * as documented (82 +- 16), and its reference product is right. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -49,24 +49,30 @@ static void test_well_formed_and_varied(void **state)
     wl_csr_make(&m, WL_SMALL, 1);
     assert_int_equal(m.row_ptr[0], 0);
     assert_int_equal(m.row_ptr[m.rows], m.nnz);
-    uint32_t empty = 0, longest = 0, short_rows = 0;
+    uint32_t longest = 0, shortest = UINT32_MAX;
     for (uint32_t r = 0; r < m.rows; r++) {
         assert_true(m.row_ptr[r] <= m.row_ptr[r + 1]);
         uint32_t len = m.row_ptr[r + 1] - m.row_ptr[r];
-        empty += len == 0;
-        short_rows += len < 8;
         if (len > longest)
             longest = len;
+        if (len < shortest)
+            shortest = len;
+        for (uint32_t j = m.row_ptr[r] + 1; j < m.row_ptr[r + 1]; j++)
+            assert_true(m.col[j] > m.col[j - 1]); /* sorted, distinct */
     }
     assert_int_equal(longest, m.max_len);
-    /* power-law-like: empty rows, many short rows and some long ones */
-    assert_true(empty > 0);
-    assert_true(short_rows > m.rows / 4);
-    assert_true(longest >= 64);
+    /* lengths 82 +- 16: the whole range is used, the mean is near 82 */
+    assert_int_equal(shortest, 66);
+    assert_int_equal(longest, 98);
+    assert_true(m.nnz > m.rows * 80u && m.nnz < m.rows * 84u);
+    /* columns spread over the whole row: both halves are used */
+    uint32_t low = 0;
     for (uint32_t j = 0; j < m.nnz; j++) {
         assert_true(m.col[j] < m.rows);
+        low += m.col[j] < m.rows / 2;
         assert_true(m.val[j] >= -1.0f && m.val[j] < 1.0f);
     }
+    assert_true(low > m.nnz * 2 / 5 && low < m.nnz * 3 / 5);
     wl_csr_free(&m);
 }
 
