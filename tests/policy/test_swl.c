@@ -15,8 +15,7 @@
 #include <cmocka.h>
 
 #include "policy/registry.h"
-#include "warpsim.h"
-#include "workload.h"
+#include "wl_run.h"
 
 static const char *g_argv0;
 
@@ -168,16 +167,7 @@ static void test_scope(void **state)
 
 static double ipc_of(const char *wl, const char *sched)
 {
-    ws_gpu *gpu;
-    assert_int_equal(ws_gpu_new(&gpu), WS_OK);
-    assert_int_equal(ws_gpu_load_config(gpu, "daws"), WS_OK);
-    assert_int_equal(ws_gpu_set(gpu, "mode", "timing"), WS_OK);
-    assert_int_equal(ws_gpu_set(gpu, "sm.sched", sched), WS_OK);
-    struct wl_args a = {.size = WL_SMALL, .seed = 1};
-    char detail[1024] = "";
-    int rc = workload_run(gpu, workload_find(wl), &a, detail, sizeof detail);
-    if (rc != WS_OK)
-        fail_msg("%s under %s: %s: %s", wl, sched, ws_status_name(rc), detail);
+    ws_gpu *gpu = wl_run_small(wl, sched);
     double ipc = 0;
     assert_int_equal(ws_stat_double(gpu, "gpu_ipc", &ipc), WS_OK);
     ws_gpu_free(gpu);

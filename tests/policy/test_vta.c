@@ -6,14 +6,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #include <cmocka.h>
 
 #include "policy/vta.h"
 #include "timing/lost_locality.h"
-#include "warpsim.h"
-#include "workload.h"
+#include "wl_run.h"
 
 /* FIFO within a set, sets chosen by line % sets, re-insertion is a no-op. */
 static void test_fifo(void **state)
@@ -68,19 +66,7 @@ static void test_lost_locality(void **state)
 
 static uint64_t memc_vta_hits(const char *sched)
 {
-    const struct workload_entry *we = NULL;
-    for (unsigned i = 0; i < workload_count; i++)
-        if (!strcmp(workload_table[i].w->name, "memc"))
-            we = &workload_table[i];
-    assert_non_null(we);
-    ws_gpu *gpu;
-    assert_int_equal(ws_gpu_new(&gpu), WS_OK);
-    assert_int_equal(ws_gpu_load_config(gpu, "daws"), WS_OK);
-    assert_int_equal(ws_gpu_set(gpu, "sm.sched", sched), WS_OK);
-    struct wl_args a = {.size = WL_SMALL, .seed = 1};
-    char detail[1024] = "";
-    if (workload_run(gpu, we, &a, detail, sizeof detail) != WS_OK)
-        fail_msg("memc under %s: %s", sched, detail);
+    ws_gpu *gpu = wl_run_small("memc", sched);
     uint64_t hits = 0;
     assert_int_equal(ws_stat(gpu, "l1d_vta_hits", &hits), WS_OK);
     ws_gpu_free(gpu);
