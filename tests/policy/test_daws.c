@@ -565,23 +565,62 @@ static void test_detected_needs_locality(void **state)
      * HasLocality -4 + 5 = 1 > 0, and the load joins the table */
     for (int i = 0; i < 5; i++) {
         h_event(&h, (struct sched_event){.kind = SCHED_EV_L1D_EVICT, .slot = 1, .addr = 7});
+        mem_issue(&h, 1, 33, 32, 1);
         l1d(&h, 1, 33, 7, 0, 0);
     }
     assert_int_equal(c->nloads, 1);
     h_issue(&h, 1, 32, 32, 33);
     assert_int_equal(c->pred[1], 2); /* converged so far */
-    mem_issue(&h, 1, 33, 32, 32);    /* detector 1: not yet diverged */
+    mem_issue(&h, 2, 33, 32, 32);    /* detector 1 (any warp's loads train it) */
     h_issue(&h, 1, 32, 32, 33);
     assert_int_equal(c->pred[1], 2);
-    mem_issue(&h, 1, 33, 32, 32); /* 2: diverged */
+    mem_issue(&h, 2, 33, 32, 32); /* 2: diverged */
     h_issue(&h, 1, 32, 32, 33);
     assert_int_equal(c->pred[1], 32);
     /* a store invalidates the victim tag: the next miss is no lost locality */
     h_event(&h, (struct sched_event){.kind = SCHED_EV_STORE, .slot = 2, .addr = 7});
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
+        mem_issue(&h, 1, 33, 32, 1);
         l1d(&h, 1, 33, 7, 0, 0); /* counter 1 -> -2 */
+    }
     h_issue(&h, 1, 32, 32, 33);
     assert_int_equal(c->pred[1], 0); /* HasLocality no longer positive */
+    h_close(&h);
+}
+
+/* HasLocality moves once per load instruction of the sampler (Sec. 5.2.1:
+ * "on each load issued"): a 32-access load with one captured hit counts +1
+ * once its 32 accesses have reached the L1D, however many others missed. */
+static void test_locality_per_load(void **state)
+{
+    (void)state;
+    struct harness h;
+    h_open(&h, "daws_detected", 2, 256);
+    struct daws_core *c = h_core(&h);
+    h_issue(&h, 0, 32, 32, 33); /* warp 0 samples loop 2 */
+    mem_issue(&h, 0, 33, 32, 32);
+    mem_issue(&h, 0, 33, 32, 32); /* detector 2: diverged; the first load closes: -1 */
+    l1d(&h, 0, 33, 500, 1, 1);    /* one captured hit ... */
+    for (uint64_t k = 1; k < 32; k++)
+        l1d(&h, 0, 33, 500 + k, 0, 0); /* ... 31 plain misses, then the load closes: +1 */
+    h_issue(&h, 0, 32, 32, 33);
+    assert_int_equal(c->pred[0], 0); /* HasLocality -1 + 1 = 0: no prediction */
+    for (int i = 0; i < 2; i++) {
+        mem_issue(&h, 0, 33, 32, 32);
+        l1d(&h, 0, 33, 600, 1, 1);
+        for (uint64_t k = 1; k < 32; k++)
+            l1d(&h, 0, 33, 600 + k, 0, 0);
+    }
+    h_issue(&h, 0, 32, 32, 33);
+    assert_int_equal(c->pred[0], 32); /* 0 + 2 = 2 > 0: one diverged load */
+    /* loads whose accesses all miss: -1 at each one's 32nd access */
+    for (int i = 0; i < 2; i++) {
+        mem_issue(&h, 0, 33, 32, 32);
+        for (uint64_t k = 0; k < 32; k++)
+            l1d(&h, 0, 33, 700 + k, 0, 0);
+    }
+    h_issue(&h, 0, 32, 32, 33);
+    assert_int_equal(c->pred[0], 0); /* 2 - 2 = 0 */
     h_close(&h);
 }
 
@@ -592,7 +631,8 @@ static void test_divergence_detector(void **state)
     h_open(&h, "daws_detected", 2, 256);
     struct daws_core *c = h_core(&h);
     h_issue(&h, 0, 32, 32, 33);
-    l1d(&h, 0, 33, 9, 1, 1); /* captured locality: HasLocality 1 */
+    mem_issue(&h, 0, 33, 2, 1); /* 2 lanes: no divergence sample */
+    l1d(&h, 0, 33, 9, 1, 1);    /* captured locality: HasLocality 1 */
     uint32_t want[] = {2, 32, 32, 32, 32, 2};
     /* accesses: >2 +1, <=2 -1 (2-bit saturating): 1,2,3,3(sat) then 2,1 */
     uint32_t acc[] = {5, 5, 5, 5, 2, 2};
@@ -674,6 +714,7 @@ int main(void)
         cmocka_unit_test(test_profile_round_trip),
         cmocka_unit_test(test_profile_errors),
         cmocka_unit_test(test_detected_needs_locality),
+        cmocka_unit_test(test_locality_per_load),
         cmocka_unit_test(test_divergence_detector),
         cmocka_unit_test(test_ilrd),
     };

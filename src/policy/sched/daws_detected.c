@@ -8,9 +8,12 @@
  *    that issues a loop's first instruction with > 2 active lanes samples it
  *    until its next PC leaves the loop (or it exits); then the next such warp
  *    takes over.  HasLocality: saturating signed 8-bit counter from 0, +1 for
- *    each L1D access of a sampler's load (inside the sampled loop) that
- *    captured intra-warp locality (a hit on a line the same warp allocated) or
- *    lost it (a miss that hits the warp's victim tag array), -1 otherwise.
+ *    each load instruction of the sampler (inside the sampled loop) of which
+ *    some access captured intra-warp locality (a hit on a line the same warp
+ *    allocated) or lost it (a miss that hits the warp's victim tag array), -1
+ *    for any other load (the paper's "on each load issued", Sec. 5.2.1).  A
+ *    load opens at its SCHED_EV_MEM_ISSUE and closes when its coalesced
+ *    accesses have all reached the L1D (or at the sampler's next load).
  *  - VTA (policy/vta.h, as CCWS's, SPEC 3.1): per warp slot, 16 entries, 2 sets
  *    x 8 ways, FIFO, fed by SCHED_EV_L1D_EVICT (allocating warp), invalidated by
  *    global stores (SCHED_EV_STORE).
@@ -46,6 +49,10 @@ struct ddet_sampler {
     uint32_t loop;   /* DAWS_NONE: entry free */
     int32_t wid;     /* sampling slot, -1: none now */
     int32_t has_loc; /* saturating signed 8-bit counter */
+    /* the sampler's load in flight through the L1D */
+    uint32_t load_left;   /* its accesses not yet seen */
+    uint8_t load_open;    /* a load is open */
+    uint8_t load_loc;     /* one of its accesses had intra-warp locality */
 };
 
 struct ddet_pc {
@@ -90,6 +97,7 @@ static void ddet_reset(struct ddet *d)
         d->samp[i].loop = DAWS_NONE;
         d->samp[i].wid = -1;
         d->samp[i].has_loc = 0;
+        d->samp[i].load_open = 0;
     }
     d->npcs = 0;
     d->next_repid = 0;
@@ -124,6 +132,21 @@ static struct ddet_sampler *ddet_sampler(struct ddet *d, uint32_t loop)
         if (d->samp[i].loop == loop)
             return &d->samp[i];
     return NULL;
+}
+
+/* The sampler's open load is complete: HasLocality +1 if it had intra-warp
+ * locality, else -1. */
+static void ddet_close_load(struct ddet_sampler *s)
+{
+    if (!s->load_open)
+        return;
+    s->load_open = 0;
+    if (s->load_loc) {
+        if (s->has_loc < 127)
+            s->has_loc++;
+    } else if (s->has_loc > -128) {
+        s->has_loc--;
+    }
 }
 
 static int ddet_enabled(const void *ctx, uint32_t loop)
@@ -262,8 +285,10 @@ static void ddet_loop_begin(struct ddet *d, int32_t slot, uint32_t loop, uint32_
             }
     if (!s)
         return;
-    if (s->wid < 0 && lanes > 2)
+    if (s->wid < 0 && lanes > 2) {
         s->wid = slot;
+        s->load_open = 0; /* a load of the previous sampler no longer counts */
+    }
     if (s->wid == slot)
         ddet_ilrd_clear_wid(d, slot); /* the sampler branched back to the loop start */
 }
@@ -284,11 +309,10 @@ static void ddet_l1d_access(struct ddet *d, const struct sched_event *ev)
         d->st_captured += (uint64_t)captured;
         d->st_vta_hits += (uint64_t)lost;
         d->st_samples++;
-        if (captured || lost) {
-            if (s->has_loc < 127)
-                s->has_loc++;
-        } else if (s->has_loc > -128) {
-            s->has_loc--;
+        if (s->load_open) {
+            s->load_loc |= (uint8_t)(captured || lost);
+            if (s->load_left > 0 && --s->load_left == 0)
+                ddet_close_load(s);
         }
     }
     if (sampled)
@@ -303,6 +327,15 @@ static void ddet_mem_issue(struct ddet *d, const struct sched_event *ev)
     if (ev->is_write || (ev->space != PTX_SPACE_GLOBAL && ev->space != PTX_SPACE_LOCAL) ||
         !d->core.an || ev->pc >= d->core.ninsts || d->core.an->pc[ev->pc].loop == PTX_NO_INDEX)
         return;
+    for (uint32_t i = 0; i < DDET_MAX_LOOPS; i++) {
+        struct ddet_sampler *s = &d->samp[i];
+        if (s->loop == DAWS_NONE || s->wid != ev->slot || !ddet_in_loop(d, s->loop, ev->pc))
+            continue;
+        ddet_close_load(s); /* its accesses did not all reach the L1D */
+        s->load_open = 1;
+        s->load_loc = 0;
+        s->load_left = ev->accesses;
+    }
     struct ddet_pc *r = ddet_pc(d, ev->pc, 1);
     if (!r)
         return;
