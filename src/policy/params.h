@@ -24,7 +24,7 @@ struct param_desc {
 };
 
 #define PARAM_MAX 16
-#define PARAM_STR_MAX 64
+#define PARAM_STR_MAX 1024 /* a file path (e.g. a DAWS load profile) fits */
 
 struct param_set {
     uint32_t n;
