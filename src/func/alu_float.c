@@ -130,6 +130,19 @@ static int testp_eval(int cls, enum ptx_sub sub)
     }
 }
 
+/* A rounding modifier (.rn/.rz/.rm/.rp) is allowed on the operations that
+ * round (f32 and f64 alike); on any other it is unsupported. */
+static int rounding_ok(const struct ptx_inst *in)
+{
+    switch ((enum ptx_op)in->op) {
+    case PTX_OP_ADD: case PTX_OP_SUB: case PTX_OP_MUL: case PTX_OP_FMA: case PTX_OP_MAD:
+    case PTX_OP_DIV: case PTX_OP_RCP: case PTX_OP_SQRT:
+        return in->rnd <= PTX_RND_RP;
+    default:
+        return in->rnd == PTX_RND_NONE;
+    }
+}
+
 /* ---- f32 ------------------------------------------------------------------------ */
 
 #define F32_UN(expr)                                                                     \
@@ -156,17 +169,8 @@ static int exec_f32(const struct ptx_inst *in, uint32_t mask, const uint64_t src
     uint64_t *R = dst[0];
     int rs;
 
-    switch (op) {
-    case PTX_OP_ADD: case PTX_OP_SUB: case PTX_OP_MUL: case PTX_OP_FMA: case PTX_OP_MAD:
-    case PTX_OP_DIV: case PTX_OP_RCP: case PTX_OP_SQRT:
-        if (in->rnd > PTX_RND_RP)
-            return alu_unsupported(in, e);
-        break;
-    default:
-        if (in->rnd != PTX_RND_NONE)
-            return alu_unsupported(in, e);
-        break;
-    }
+    if (!rounding_ok(in))
+        return alu_unsupported(in, e);
     rs = round_begin(in->rnd);
     switch (op) {
     case PTX_OP_ADD: F32_BIN(a + b); break;
@@ -247,17 +251,8 @@ static int exec_f64(const struct ptx_inst *in, uint32_t mask, const uint64_t src
     uint64_t *R = dst[0];
     int rs;
 
-    switch (op) {
-    case PTX_OP_ADD: case PTX_OP_SUB: case PTX_OP_MUL: case PTX_OP_FMA: case PTX_OP_MAD:
-    case PTX_OP_DIV: case PTX_OP_RCP: case PTX_OP_SQRT:
-        if (in->rnd > PTX_RND_RP)
-            return alu_unsupported(in, e);
-        break;
-    default:
-        if (in->rnd != PTX_RND_NONE)
-            return alu_unsupported(in, e);
-        break;
-    }
+    if (!rounding_ok(in))
+        return alu_unsupported(in, e);
     rs = round_begin(in->rnd);
     switch (op) {
     case PTX_OP_ADD: F64_BIN(a + b); break;

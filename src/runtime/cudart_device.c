@@ -257,16 +257,24 @@ static void fill_head(ws_gpu *gpu, char *name, size_t *total, size_t *smem_block
     gdim[0] = 2147483647, gdim[1] = 65535, gdim[2] = 65535;
 }
 
-cudaError_t rt_props13(struct cudaDeviceProp *prop, int device)
+/* The argument checks both cudaGetDeviceProperties layouts share. */
+static cudaError_t props_check(const void *prop, int device, ws_gpu **gpu)
 {
     const char *fn = "cudaGetDeviceProperties";
     if (!prop)
         return rt_error(cudaErrorInvalidValue, fn, "prop is NULL");
     if (device != 0)
         return rt_error(cudaErrorInvalidDevice, fn, "device %d does not exist", device);
-    ws_gpu *gpu = rt_gpu(fn);
-    if (!gpu)
-        return cudaErrorInitializationError;
+    *gpu = rt_gpu(fn);
+    return *gpu ? cudaSuccess : cudaErrorInitializationError;
+}
+
+cudaError_t rt_props13(struct cudaDeviceProp *prop, int device)
+{
+    ws_gpu *gpu = NULL;
+    cudaError_t rc = props_check(prop, device, &gpu);
+    if (rc != cudaSuccess)
+        return rc;
     const struct gpu_config *c = &gpu->config;
     memset(prop, 0, sizeof *prop);
     fill_head(gpu, prop->name, &prop->totalGlobalMem, &prop->sharedMemPerBlock,
@@ -295,14 +303,10 @@ cudaError_t rt_props13(struct cudaDeviceProp *prop, int device)
 
 cudaError_t rt_props_legacy(struct cudart_legacy_prop_head *prop, int device)
 {
-    const char *fn = "cudaGetDeviceProperties";
-    if (!prop)
-        return rt_error(cudaErrorInvalidValue, fn, "prop is NULL");
-    if (device != 0)
-        return rt_error(cudaErrorInvalidDevice, fn, "device %d does not exist", device);
-    ws_gpu *gpu = rt_gpu(fn);
-    if (!gpu)
-        return cudaErrorInitializationError;
+    ws_gpu *gpu = NULL;
+    cudaError_t rc = props_check(prop, device, &gpu);
+    if (rc != cudaSuccess)
+        return rc;
     memset(prop, 0, sizeof *prop);
     fill_head(gpu, prop->name, &prop->totalGlobalMem, &prop->sharedMemPerBlock,
               &prop->regsPerBlock, &prop->warpSize, &prop->memPitch, &prop->maxThreadsPerBlock,
