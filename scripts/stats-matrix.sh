@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
 # stats-matrix.sh: run every built-in workload (size small) under a fixed set
 # of configurations, schedulers and cache/DRAM policies and write one stats
-# JSON per run into OUT.  Two builds give byte-identical statistics exactly
-# when `diff -r OUT1 OUT2` prints nothing: run it before and after a change
+# JSON per run into OUT.  Run it with the builds before and after a change
 # that must not move any number (a refactoring, a new hook with a neutral
-# default).
+# default) and compare with scripts/stats-compare.py OUT_BEFORE OUT_AFTER.
 #
 # usage: scripts/stats-matrix.sh WARPSIM OUT [--jobs N]
 set -euo pipefail
