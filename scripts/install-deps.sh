@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # install-deps.sh: install the Debian 12 packages warpsim needs, if missing.
-# Runs apt-get as root (directly, or through sudo when available).
+# Runs apt-get as root (directly, or through sudo when it is installed); a
+# normal user without sudo is told the exact command to run as root.  Prints
+# one line per step; apt's full output goes to a log file that is named when
+# a step fails.
 set -euo pipefail
 pkgs=(gcc make cmake pkg-config libcmocka-dev libzstd-dev liblz4-dev)
 missing=()
@@ -11,8 +14,40 @@ if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all packages present (${pkgs[*]})"
   exit 0
 fi
-echo "install-deps: installing ${missing[*]}"
-as_root=()
-[ "$(id -u)" -eq 0 ] || as_root=(sudo)
-"${as_root[@]}" apt-get update -qq
-DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq "${missing[@]}"
+root_cmd="apt-get update && apt-get install -y --no-install-recommends ${missing[*]}"
+
+as_root=(env DEBIAN_FRONTEND=noninteractive)
+if [ "$(id -u)" -ne 0 ]; then
+  if ! command -v sudo >/dev/null 2>&1; then
+    cat >&2 <<EOF
+install-deps: missing Debian packages: ${missing[*]}
+install-deps: you are not root and sudo is not installed, so they cannot be installed from here.
+install-deps: run this as root (for example after 'su -'), then run this script again:
+
+    $root_cmd
+
+EOF
+    exit 1
+  fi
+  as_root=(sudo "${as_root[@]}")
+fi
+
+log=${WS_INSTALL_LOG:-${TMPDIR:-/tmp}/warpsim-install-deps.log}
+: >"$log"
+# step <description> <command...>: run one step, its output into the log
+step() {
+  local what=$1
+  shift
+  printf 'install-deps: %s ... ' "$what"
+  if "$@" >>"$log" 2>&1; then
+    echo done
+  else
+    echo failed
+    echo "install-deps: '$*' failed; apt's full output is in $log" >&2
+    echo "install-deps: to install by hand, run as root: $root_cmd" >&2
+    exit 1
+  fi
+}
+step "updating the package lists" "${as_root[@]}" apt-get update
+step "installing ${missing[*]}" "${as_root[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
+echo "install-deps: done (apt's output: $log)"
