@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # install-deps.sh: install the Debian 12 packages warpsim needs, if missing.
-# Runs apt-get as root (directly, or through sudo when it is installed); a
+# libc6-dev is listed because gcc only recommends it and recommended packages
+# are not installed.  Runs apt-get as root (directly, or through sudo when it is installed); a
 # normal user without sudo is told the exact command to run as root.  Prints
 # one line per step; apt's full output goes to a log file that is named when
 # a step fails.
 set -euo pipefail
-pkgs=(gcc make cmake pkg-config libcmocka-dev libzstd-dev liblz4-dev)
+pkgs=(gcc libc6-dev make cmake pkg-config libcmocka-dev libzstd-dev liblz4-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
