@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # install-deps.sh: install the Debian 12 packages warpsim needs, if missing.
-# libc6-dev is listed because gcc only recommends it and recommended packages
-# are not installed.  Runs apt-get as root (directly, or through sudo when it is installed); a
+# Runs apt-get as root (directly, or through sudo when it is installed); a
 # normal user without sudo is told the exact command to run as root.  Prints
 # one line per step; apt's full output goes to a log file that is named when
-# a step fails.
+# a step fails.  Recommended packages are not installed, so libc6-dev (which
+# gcc only recommends) is listed.
 set -euo pipefail
 pkgs=(gcc libc6-dev make cmake pkg-config libcmocka-dev libzstd-dev liblz4-dev)
 missing=()
