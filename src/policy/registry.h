@@ -18,6 +18,24 @@ extern const unsigned cache_policy_count;
 extern const struct dram_sched_ops *const dram_policies[];
 extern const unsigned dram_policy_count;
 
+/* A kind-independent view of every table above, for listings (`warpsim
+ * policies`): registry_kinds has one row per kind, generated with the tables,
+ * so a new kind is listed without further edits. */
+struct registry_policy {
+    const char *name;
+    const char *desc;                /* one line */
+    const struct param_desc *params; /* NULL-terminated, or NULL */
+};
+struct registry_kind {
+    const char *kind;        /* folder name: "sched", "cache", "dram", ... */
+    const char *title;       /* "warp schedulers" */
+    const char *selected_by; /* how a run selects one ("" if not documented) */
+    const unsigned *count;   /* policies of this kind */
+    void (*get)(unsigned i, struct registry_policy *out); /* i < *count */
+};
+extern const struct registry_kind registry_kinds[];
+extern const unsigned registry_kind_count;
+
 /* Resolve a spec: sets *ops and fills *params (defaults + given values). */
 int registry_sched(const char *spec, const struct sched_ops **ops, struct param_set *params,
                    struct err *e);
