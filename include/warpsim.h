@@ -76,7 +76,10 @@ void ws_gpu_options(FILE *out);
  * a file of "key = value" lines, or a GPGPU-Sim gpgpusim.config. */
 int ws_gpu_load_config(ws_gpu *gpu, const char *preset_or_path);
 
-/* Print the effective configuration as "key = value" lines. */
+/* Print the effective configuration as "key = value" lines: every key in
+ * timing mode; in functional mode only the keys functional execution reads
+ * (mode, device_memory, local_memory_per_thread, max_warp_insn).  The stats
+ * JSON (ws_stats_write_json) always records every key. */
 void ws_gpu_print_config(const ws_gpu *gpu, FILE *out);
 
 /* Progress callback of timing-mode launches: called every few tens of

@@ -112,7 +112,7 @@ int ws_gpu_load_config(ws_gpu *gpu, const char *preset_or_path)
 void ws_gpu_print_config(const ws_gpu *gpu, FILE *out)
 {
     if (gpu && out)
-        config_print(&gpu->config, out);
+        config_print_used(&gpu->config, out);
 }
 
 void ws_gpu_options(FILE *out)

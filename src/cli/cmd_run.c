@@ -46,9 +46,11 @@ static void run_usage(FILE *out)
             "usage: warpsim run <workload> [--size small|medium|large] [--seed N]\n"
             "                   [--mode timing|functional] [--config preset|file]\n"
             "                   [--sched spec] [--set key=value]... [--stats]\n"
-            "                   [--stats-json FILE] [--timeline FILE] [--quiet]\n\n"
+            "                   [--stats-json FILE] [--timeline FILE] [--show-config]\n"
+            "                   [--quiet]\n\n"
             "Runs a built-in workload (see `warpsim list`), checks its results against\n"
-            "the CPU reference and reports the effective configuration and statistics.\n\n"
+            "the CPU reference and prints the results: instructions, verification and, in\n"
+            "timing mode, a summary of the statistics.\n\n"
             "  --size S          input size (default small)\n"
             "  --seed N          input generator seed (default 1)\n"
             "  --mode M          timing (default, cycle-level) or functional\n"
@@ -56,10 +58,12 @@ static void run_usage(FILE *out)
             "                    key = value lines or a GPGPU-Sim gpgpusim.config\n"
             "  --sched S         warp scheduler spec (same as --set sm.sched=S)\n"
             "  --set key=value   a configuration option (see `warpsim options`)\n"
-            "  --stats           print every statistic\n"
+            "  --stats           print every statistic after the summary\n"
             "  --stats-json F    write configuration, totals and per-kernel statistics as JSON\n"
             "  --timeline F      write the timeline (timeline_interval cycles per row) as CSV\n"
-            "  --quiet           do not print the configuration block\n"
+            "  --show-config     print the configuration after the results (the keys the\n"
+            "                    mode reads: functional mode reads four)\n"
+            "  --quiet           print the results only (no statistics summary)\n"
             "Exit status: 0 verified, 1 failed or mismatched, 2 usage error.\n");
 }
 
@@ -215,7 +219,7 @@ int cmd_run(int argc, char **argv)
     struct wl_args args = {.size = WL_SMALL, .seed = 1};
     struct gpu_opts o;
     memset(&o, 0, sizeof o);
-    int print_stats = 0, quiet = 0;
+    int print_stats = 0, quiet = 0, show_config = 0;
     int rc = 0;
     for (int i = 0; i < argc && rc == 0; i++) {
         const char *a = argv[i], *v;
@@ -248,6 +252,8 @@ int cmd_run(int argc, char **argv)
             print_stats = 1;
         } else if (strcmp(a, "--quiet") == 0) {
             quiet = 1;
+        } else if (strcmp(a, "--show-config") == 0) {
+            show_config = 1;
         } else if (a[0] == '-') {
             fprintf(stderr, "warpsim run: unknown option '%s'\n", a);
             rc = 2;
@@ -302,13 +308,18 @@ int cmd_run(int argc, char **argv)
         printf("verification  FAILED (%s): %s\n", ws_status_name(st), detail);
     if (st == WS_ERR_DEADLOCK && *ws_deadlock_report(gpu))
         printf("deadlock report:\n%s", ws_deadlock_report(gpu));
-    if (!quiet) {
+    if (!quiet)
+        print_summary(gpu);
+    if (print_stats) {
+        printf("every statistic:\n");
+        ws_stats_print(gpu, stdout);
+    }
+    if (show_config) {
         printf("configuration:\n");
         ws_gpu_print_config(gpu, stdout);
+    } else if (!quiet) {
+        printf("(--show-config prints the configuration; --stats-json records it)\n");
     }
-    print_summary(gpu);
-    if (print_stats)
-        ws_stats_print(gpu, stdout);
     int wrc = 0;
     if (json)
         wrc |= write_file(gpu, json, 1);
@@ -327,8 +338,9 @@ static void compare_usage(FILE *out)
             "                       [--config preset|file] [--size S] [--seed N]\n"
             "                       [--set key=value]...\n\n"
             "Runs every workload under every warp scheduler (timing mode), verifies each\n"
-            "run and prints IPC normalised to the first scheduler, with the harmonic mean\n"
-            "per scheduler.  A scheduler spec may carry parameters (name:key=value), so\n"
+            "run against its CPU reference, prints one line per finished run (workload,\n"
+            "scheduler, verified, IPC, seconds) and then IPC normalised to the first\n"
+            "scheduler, with the harmonic mean per scheduler.  A scheduler spec may carry parameters (name:key=value), so\n"
             "specs in the list are separated by ',' only before a name without '='.\n"
             "Exit status: 0 all verified, 1 a run failed, 2 usage error.\n");
 }
@@ -432,10 +444,13 @@ int cmd_compare(int argc, char **argv)
             return rc;
     }
     static double ipc[COMPARE_MAX][COMPARE_MAX];
-    int failed = 0;
+    int failed = 0, done = 0, spec_width = 0;
+    for (int s = 0; s < ns; s++)
+        spec_width = (int)strlen(specs[s]) > spec_width ? (int)strlen(specs[s]) : spec_width;
     struct progress prog = {0, 0};
     for (int w = 0; w < nw; w++)
         for (int s = 0; s < ns; s++) {
+            double t0 = now_seconds();
             ws_gpu *gpu;
             if (ws_gpu_new(&gpu) != WS_OK)
                 return 1;
@@ -461,9 +476,14 @@ int cmd_compare(int argc, char **argv)
                 ipc[w][s] = 0;
             }
             ws_gpu_free(gpu);
+            if (isatty(fileno(stderr)))
+                fprintf(stderr, "\r%70s\r", "");
+            printf("run %2d/%-2d  %-14s %-*s  %-8s  IPC %8.3f  %6.1f s\n", ++done, nw * ns, wls[w],
+                   spec_width, specs[s], st == WS_OK ? "verified" : "FAILED", ipc[w][s],
+                   now_seconds() - t0);
+            fflush(stdout);
         }
-    if (isatty(fileno(stderr)))
-        fprintf(stderr, "\r%60s\r", "");
+    printf("\n");
     int width[COMPARE_MAX];
     for (int s = 0; s < ns; s++) {
         size_t l = strlen(specs[s]);
@@ -498,5 +518,9 @@ int cmd_compare(int argc, char **argv)
         else
             printf("  %*s", width[s], "-");
     printf("\n");
+    if (failed)
+        printf("a run FAILED (see above): its IPC is shown as FAIL\n");
+    else
+        printf("all %d runs verified against their CPU references\n", nw * ns);
     return failed ? 1 : 0;
 }

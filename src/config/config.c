@@ -567,6 +567,25 @@ void config_print(const struct gpu_config *c, FILE *out)
     }
 }
 
+/* The keys functional execution reads; every other key configures the timing
+ * model. */
+static const char *const cfg_functional_keys[] = {"mode", "device_memory",
+                                                  "local_memory_per_thread", "max_warp_insn"};
+
+void config_print_used(const struct gpu_config *c, FILE *out)
+{
+    if (strcmp(c->mode, "functional") != 0) {
+        config_print(c, out);
+        return;
+    }
+    char buf[CONFIG_NAME_MAX + 32];
+    for (size_t i = 0; i < sizeof cfg_functional_keys / sizeof cfg_functional_keys[0]; i++) {
+        const struct cfg_key *k = cfg_find(cfg_functional_keys[i]);
+        cfg_format(c, k, buf, sizeof buf);
+        fprintf(out, "%s = %s\n", k->name, buf);
+    }
+}
+
 static void cfg_json_string(FILE *out, const char *s)
 {
     fputc('"', out);

@@ -5,7 +5,8 @@
  * policies.  Every key lives in one table in config.c (name, type, field,
  * default, documentation), so adding a key is one row.  Unknown keys and bad
  * values are rejected naming the key and the allowed values; the effective
- * configuration is printed with config_print() into every run's output.
+ * configuration is printed with config_print() (every key) or
+ * config_print_used() (the keys the run's mode reads).
  *
  * Clock frequencies are in MHz; latencies are in cycles of the component's own
  * clock domain (core for SM and L1, icnt, l2, dram). */
@@ -145,6 +146,10 @@ int config_key_is_simulation(const char *key);
 /* "key = value" for every key, in table order (the output loads back with
  * config_load). */
 void config_print(const struct gpu_config *c, FILE *out);
+/* The same for the keys the current mode reads: every key in timing mode; in
+ * functional mode only mode, device_memory, local_memory_per_thread and
+ * max_warp_insn (the rest configure the timing model). */
+void config_print_used(const struct gpu_config *c, FILE *out);
 /* Same as a JSON object (for --stats-json): "{" at the current position,
  * members indented by indent + 2 spaces, "}" indented by indent. */
 void config_print_json(const struct gpu_config *c, FILE *out, int indent);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# run.sh: command-line behaviour of warpsim: help, usage errors with the
-# option named, precise PTX errors, and the analysis printed by `warpsim ptx`.
+# run.sh: command-line behaviour of warpsim: help and version, usage errors
+# with the option named, precise PTX errors, the analysis printed by `warpsim
+# ptx`, what `warpsim run` prints and in which order, the policy listing.
 # Usage: tests/cli/run.sh <path to warpsim>
 set -u
 ws=$1
@@ -25,12 +26,68 @@ expect() {
   fi
 }
 
+# reject <name> <regex the combined output must NOT match> -- cmd...  (exit 0 wanted)
+reject() {
+  local name=$1 regex=$2
+  shift 3
+  local out rc
+  out=$("$@" 2>&1)
+  rc=$?
+  if [ "$rc" = 0 ] && ! grep -Eq -- "$regex" <<<"$out"; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL $name: exit $rc (wanted 0), output:"
+    sed 's/^/    /' <<<"$out"
+    echo "    (wanted no line matching: $regex)"
+  fi
+}
+
+# check <name> <message> <test expression...>: one condition computed here
+check() {
+  local name=$1 msg=$2
+  shift 2
+  if "$@"; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL $name: $msg"
+  fi
+}
+
 expect help 0 'usage: warpsim <command>' -- "$ws" --help
 expect no-command 2 'usage: warpsim' -- "$ws"
 expect unknown-command 2 "unknown command 'frob'" -- "$ws" frob
-for c in list run compare ptx options; do
+expect version 0 '^warpsim ([0-9A-Za-z._-]+|unknown \(not built from a git checkout\))$' -- "$ws" --version
+expect help-command 0 'usage: warpsim <command>' -- "$ws" help
+expect help-run 0 'usage: warpsim run <workload>' -- "$ws" help run
+expect help-unknown 2 "warpsim help: unknown command 'frob'" -- "$ws" help frob
+for c in list run compare ptx options policies exec profile best-swl; do
   expect "help-$c" 0 "usage: warpsim $c" -- "$ws" "$c" --help
+  expect "help-command-$c" 0 "usage: warpsim $c" -- "$ws" help "$c"
 done
+
+# policies: every policy of every kind (one src/policy/<kind>/<name>.c each,
+# the files the registry is generated from), with descriptions and parameters
+policy_src=$(dirname "$0")/../../src/policy
+listing=$("$ws" policies)
+files=$(ls "$policy_src"/*/*.c | wc -l)
+listed=$(grep -cE '^  [a-z0-9_]+$' <<<"$listing")
+check policies-count "$listed policies listed, $files in the registry ($policy_src/*/*.c)" \
+  [ "$listed" = "$files" ]
+check policies-total "the total line does not say $files policies" \
+  grep -qx "$files policies" <<<"$listing"
+for kdir in "$policy_src"/*/; do
+  kind=$(basename "$kdir")
+  want=$(ls "$kdir"*.c | xargs -n1 basename | sed 's/\.c$//' | sort | xargs)
+  got=$("$ws" policies "$kind" | grep -E '^  [a-z0-9_]+$' | sed 's/^  //' | sort | xargs)
+  check "policies-$kind" "'warpsim policies $kind' lists '$got', the registry has '$want'" \
+    [ "$got" = "$want" ]
+done
+expect policies-param 0 '^      active +int +default 6 +active warps per scheduler' -- "$ws" policies sched
+expect policies-desc 0 '^      least recently used' -- "$ws" policies cache
+expect policies-no-param 0 'no parameters' -- "$ws" policies dram
+expect policies-bad-kind 2 "unknown kind 'nosuch'" -- "$ws" policies nosuch
 expect list 0 'vecadd' -- "$ws" list
 expect run-no-workload 2 'no workload given' -- "$ws" run
 expect run-unknown-workload 2 "unknown workload 'nope'" -- "$ws" run nope
@@ -54,7 +111,22 @@ expect ptx-params 0 'param +loopsum_param_1 +.u32 4 bytes at offset 8' -- "$ws" 
 # timing model: configuration, schedulers, statistics files, compare
 expect run-timing 0 'gpu_sim_cycle +[0-9]+' -- "$ws" run vecadd --size small
 expect run-timing-verifies 0 'verification  PASSED' -- "$ws" run vecadd --size small --mode timing
-expect run-config-block 0 'sm.sched = lrr' -- "$ws" run vecadd --sched lrr
+expect run-config-block 0 '^sm.sched = lrr$' -- "$ws" run vecadd --sched lrr --show-config
+reject run-config-hidden '^sm\.sched = ' -- "$ws" run vecadd --sched lrr
+# results first: verification, then statistics, then the configuration
+out=$("$ws" run vecadd --show-config 2>&1)
+v=$(grep -n '^verification' <<<"$out" | cut -d: -f1)
+st=$(grep -n '^statistics:' <<<"$out" | cut -d: -f1)
+cf=$(grep -n '^configuration:' <<<"$out" | cut -d: -f1)
+check run-order "verification at line ${v:-none}, statistics ${st:-none}, configuration ${cf:-none}" \
+  [ -n "$v" ] && [ -n "$st" ] && [ -n "$cf" ] && [ "$v" -lt "$st" ] && [ "$st" -lt "$cf" ]
+# functional mode echoes only the keys it reads, and no timing statistics
+out=$("$ws" run vecadd --mode functional --show-config 2>&1)
+keys=$(sed -n '/^configuration:/,$p' <<<"$out" | grep -E '^[a-z0-9_.]+ = ' | cut -d' ' -f1 | xargs)
+check run-functional-config "functional mode echoes '$keys'" \
+  [ "$keys" = "mode device_memory local_memory_per_thread max_warp_insn" ]
+reject run-functional-no-timing '^statistics:|gpu_sim_cycle' -- "$ws" run vecadd --mode functional
+expect run-stats-all 0 'l1d_mpki' -- "$ws" run vecadd --stats
 expect run-config-preset 0 'verification  PASSED' -- "$ws" run vecadd --config daws --quiet
 expect run-bad-config 2 "--config nosuch: .*neither a preset" -- "$ws" run vecadd --config nosuch
 expect run-bad-sched 2 "unknown warp scheduler 'nosuch' \\(known: .*gto.*lrr" -- "$ws" run vecadd --sched nosuch
@@ -67,6 +139,9 @@ expect timeline-header 0 '^cycle,.*active_warps' -- head -1 "$tmp/t.csv"
 expect run-stats-json-unwritable 1 "cannot write" -- "$ws" run vecadd --quiet --stats-json "$tmp/no/such/dir.json"
 rm -rf "$tmp"
 expect compare-table 0 'hmean +1\.000 +[0-9.]+' -- "$ws" compare vecadd,reduce --sched gto,lrr
+# one line per finished run even when output is not a terminal
+expect compare-run-line 0 '^run +3/4 +reduce +gto +verified +IPC +[0-9]+\.[0-9]+' -- "$ws" compare vecadd,reduce --sched gto,lrr
+expect compare-verified 0 '^all 4 runs verified against their CPU references$' -- "$ws" compare vecadd,reduce --sched gto,lrr
 expect compare-bad-sched 2 "unknown warp scheduler 'nope' \\(known: " -- "$ws" compare vecadd --sched gto,nope
 expect compare-no-sched 2 '--sched is required' -- "$ws" compare vecadd
 expect compare-bad-workload 2 "unknown workload 'nope'" -- "$ws" compare nope --sched gto
