@@ -2,7 +2,9 @@
 # CTest test named <suite>/<file>.  Workloads are verified through the
 # command line at small and medium sizes in functional mode, and at small size
 # through the timing model.  PTX regeneration is checked when
-# nvcc is available.
+# nvcc is available, and reported as skipped (SKIP_RETURN_CODE) otherwise; the
+# reason is a configure-time NOTICE (stderr, so scripts that silence the
+# configure output still show it).
 file(GLOB WS_TEST_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/*/test_*.c)
 list(SORT WS_TEST_SOURCES)
 foreach(src ${WS_TEST_SOURCES})
@@ -33,7 +35,11 @@ if(NVCC)
            WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   set_tests_properties(ptx/regenerate PROPERTIES ENVIRONMENT "NVCC=${NVCC}")
 else()
-  message(STATUS "nvcc not found: committed PTX is used as is (regeneration check skipped)")
+  # registered all the same, so that ctest reports it as skipped (exit 77)
+  set(why "nvcc not found: ptx/regenerate is skipped (the committed PTX is used as is)")
+  message(NOTICE "warpsim: ${why}")
+  add_test(NAME ptx/regenerate COMMAND sh -c "echo 'skipped: ${why}'; exit 77")
+  set_tests_properties(ptx/regenerate PROPERTIES SKIP_RETURN_CODE 77)
 endif()
 
 add_test(NAME cli/commands COMMAND ${PROJECT_SOURCE_DIR}/tests/cli/run.sh $<TARGET_FILE:warpsim>

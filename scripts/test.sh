@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # test.sh: the whole test suite.  Builds warpsim twice, optimised (build/) and
 # with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/), and runs
-# every CTest test in both.  Installs missing Debian packages first.
+# every CTest test in both.  Installs missing Debian packages first.  Tests
+# that cannot run here (no nvcc) are reported as skipped, with the reason
+# printed when the build is configured.  The last line counts both builds:
+# "N passed, M failed, K skipped".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -13,8 +16,29 @@ cmake --build build-asan -j"$jobs"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 status=0
-echo "== tests (optimised build)"
-(cd build && ctest --output-on-failure -j"$jobs") || status=1
-echo "== tests (sanitizer build)"
-(cd build-asan && ctest --output-on-failure -j"$jobs") || status=1
+passed=0
+failed=0
+skipped=0
+# tests <label> <build dir>: ctest there; counts its results
+tests() {
+  local log=$2/Testing/test-sh.log p f s
+  echo "== tests ($1)"
+  mkdir -p "$2/Testing"
+  (cd "$2" && ctest --output-on-failure -j"$jobs") | tee "$log" || status=1
+  p=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: .* Passed +[0-9.]+ sec' "$log" || true)
+  s=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: .*\*\*\*Skipped' "$log" || true)
+  f=$(($(grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: ' "$log" || true) - p - s))
+  echo "$1: $p passed, $f failed, $s skipped"
+  if [ "$s" != 0 ]; then
+    echo "  skipped: $(grep -oE '#[0-9]+: [^ ]+ .*\*\*\*Skipped' "$log" | awk '{print $2}' | sort | xargs)" \
+      "(the configure step printed why)"
+  fi
+  passed=$((passed + p))
+  failed=$((failed + f))
+  skipped=$((skipped + s))
+}
+tests "optimised build" build
+tests "sanitizer build" build-asan
+echo "== both builds"
+echo "$passed passed, $failed failed, $skipped skipped"
 exit $status
