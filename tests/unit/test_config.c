@@ -596,6 +596,33 @@ static void test_gpgpusim_forms(void **state)
     assert_non_null(strstr(e.msg, "q.config:1:"));
 }
 
+/* config_print_used: every key in timing mode, the four keys functional
+ * execution reads in functional mode (with their current values). */
+static void test_print_used(void **state)
+{
+    (void)state;
+    struct gpu_config c;
+    config_defaults(&c);
+    char *all = print_to_string(&c, 0), *used = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&used, &len);
+    assert_non_null(f);
+    config_print_used(&c, f);
+    fclose(f);
+    assert_string_equal(used, all);
+    free(used);
+    free(all);
+    set_ok(&c, "mode", "functional");
+    set_ok(&c, "max_warp_insn", "5000");
+    f = open_memstream(&used, &len);
+    assert_non_null(f);
+    config_print_used(&c, f);
+    fclose(f);
+    assert_string_equal(used, "mode = functional\ndevice_memory = 4G\n"
+                              "local_memory_per_thread = 1M\nmax_warp_insn = 5000\n");
+    free(used);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -606,6 +633,7 @@ int main(void)
         cmocka_unit_test(test_bad_values),       cmocka_unit_test(test_validate),
         cmocka_unit_test(test_file_loading),     cmocka_unit_test(test_print_roundtrip),
         cmocka_unit_test(test_gpgpusim_import),  cmocka_unit_test(test_gpgpusim_forms),
+        cmocka_unit_test(test_print_used),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
