@@ -3,7 +3,8 @@
  * For each function with a body: split the instructions into basic blocks,
  * build the CFG with a virtual exit node, compute dominators and
  * post-dominators (dom.c), find natural loops from back edges and classify
- * every instruction (iclass.c), then estimate register pressure (regs.c).
+ * every instruction (iclass.c), then estimate register pressure (regs.c) and
+ * build the program phases (phase.c).
  *
  * CFG conventions: a block's successors are listed taken target first, then
  * fall-through.  Blocks ending in ret/exit/trap (guarded or not) and blocks
@@ -19,6 +20,7 @@
 
 #include "analysis/dom.h"
 #include "analysis/iclass.h"
+#include "analysis/phase.h"
 #include "analysis/regs.h"
 #include "base/alloc.h"
 #include "base/log.h"
@@ -134,6 +136,10 @@ static int an_blocks(struct an_func *F, struct an_build *B, struct err *e)
         a->pc[pc].bb = a->nbbs - 1;
     }
     F->n = a->nbbs - F->base;
+    for (uint32_t pc = F->first; pc < F->end; pc++) {
+        const struct basic_block *bb = &a->bbs[a->pc[pc].bb];
+        a->pc[pc].bb_len = bb->last_pc - bb->first_pc + 1;
+    }
     free(leader);
     return WS_OK;
 }
@@ -555,6 +561,7 @@ int analysis_run(const struct ptx_module *m, struct analysis **out, struct err *
         a->pc[pc].bb = PTX_NO_INDEX;
         a->pc[pc].reconv = PC_EXIT;
         a->pc[pc].loop = PTX_NO_INDEX;
+        a->pc[pc].phase = PTX_NO_INDEX;
         a->pc[pc].iclass = (uint8_t)iclass_of(in, in_entry);
         a->pc[pc].is_cond_branch = in->op == PTX_OP_BRA && in->guard != PTX_NO_INDEX &&
                                    !(in->flags & PTX_F_UNI);
@@ -589,6 +596,7 @@ int analysis_run(const struct ptx_module *m, struct analysis **out, struct err *
     a->func_max_live_regs32 = xcalloc(m->nfuncs ? m->nfuncs : 1, sizeof *a->func_max_live_regs32);
     a->func_regs = xcalloc(m->nfuncs ? m->nfuncs : 1, sizeof *a->func_regs);
     regs_estimate(m, a, a->func_max_live_regs32, a->func_regs);
+    phase_build(m, a);
     *out = a;
     return WS_OK;
 }
@@ -605,5 +613,6 @@ void analysis_free(struct analysis *a)
     free(a->loops);
     free(a->func_max_live_regs32);
     free(a->func_regs);
+    free(a->phases);
     free(own);
 }

@@ -92,6 +92,27 @@ static void pipe_init(struct sm_pipe *p, uint32_t n, uint32_t lat, uint32_t ii)
     p->free_at = xcalloc(p->n, sizeof *p->free_at);
 }
 
+/* Latency and II come from the operation's own unit (as GPGPU-Sim's
+ * per-opcode latencies); a fallback unit is only the structure. */
+static unsigned sm_own_unit(unsigned c)
+{
+    return c == ICLASS_SFU ? SM_UNIT_SFU
+           : c == ICLASS_DP  ? SM_UNIT_DP
+           : c == ICLASS_INT ? SM_UNIT_INT
+                             : SM_UNIT_SP;
+}
+
+void sm_class_latency(const struct gpu_config *cfg, uint32_t *lat)
+{
+    const uint32_t unit_lat[SM_UNIT_COUNT] = {
+        [SM_UNIT_SP] = cfg->sp_latency, [SM_UNIT_SFU] = cfg->sfu_latency,
+        [SM_UNIT_DP] = cfg->dp_latency, [SM_UNIT_INT] = cfg->int_latency};
+    for (unsigned c = 0; c < ICLASS_COUNT; c++) {
+        uint32_t l = unit_lat[sm_own_unit(c)];
+        lat[c] = l ? l : 1;
+    }
+}
+
 int sm_init(struct sm *sm, uint32_t id, const struct gpu_config *cfg, struct mem_system *ms,
             char *priv, size_t priv_stride, struct err *e)
 {
@@ -156,15 +177,9 @@ int sm_init(struct sm *sm, uint32_t id, const struct gpu_config *cfg, struct mem
         else if (iclass_is_mem(c))
             u = SM_UNIT_MEM;
         sm->unit_map[c] = u;
-        /* latency and II come from the operation's own unit (as GPGPU-Sim's
-         * per-opcode latencies); the fallback unit is only the structure */
-        unsigned own = c == ICLASS_SFU ? SM_UNIT_SFU
-                       : c == ICLASS_DP  ? SM_UNIT_DP
-                       : c == ICLASS_INT ? SM_UNIT_INT
-                                         : SM_UNIT_SP;
-        sm->cls_latency[c] = sm->pipes[own].latency;
-        sm->cls_ii[c] = sm->pipes[own].ii;
+        sm->cls_ii[c] = sm->pipes[sm_own_unit(c)].ii;
     }
+    sm_class_latency(cfg, sm->cls_latency);
     uint32_t maxlat = 2;
     for (int u = 0; u < SM_UNIT_COUNT; u++)
         if (sm->pipes[u].latency + 2 > maxlat)

@@ -167,6 +167,11 @@ int sm_init(struct sm *sm, uint32_t id, const struct gpu_config *cfg, struct mem
             char *priv, size_t priv_stride, struct err *e);
 void sm_fini(struct sm *sm);
 
+/* The issue-to-writeback latency of every enum inst_class on an SM of cfg,
+ * lat[ICLASS_COUNT] (memory classes: the SP pipeline's; their real latency
+ * is the memory system's).  Policies see it as sched_kernel.class_latency. */
+void sm_class_latency(const struct gpu_config *cfg, uint32_t *lat);
+
 /* Prepare for a launch (scoreboard sized for nregs registers). */
 void sm_launch_begin(struct sm *sm, struct timing_launch *L, uint32_t nregs, uint64_t now);
 
