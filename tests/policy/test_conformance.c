@@ -21,20 +21,13 @@
 #include "analysis/analysis.h"
 #include "analysis/phase.h"
 #include "base/file.h"
+#include "base/rng.h"
 #include "config/config.h"
 #include "policy/registry.h"
 #include "ptx/parser.h"
 #include "timing/sm.h"
 
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static uint64_t rng_mask(uint64_t *s, uint32_t nbits)
+static uint64_t rng_mask(struct rng *s, uint32_t nbits)
 {
     uint64_t m = rng_next(s) & rng_next(s); /* about a quarter of the bits */
     if (rng_next(s) & 1)
@@ -106,7 +99,7 @@ static int kfacts_free(void **state)
 }
 
 /* A PC of the kernel. */
-static uint32_t kpc(uint64_t *rng)
+static uint32_t kpc(struct rng *rng)
 {
     return K.first + (uint32_t)(rng_next(rng) % K.n);
 }
@@ -147,7 +140,7 @@ static void *sched_new(const struct sched_ops *ops, uint32_t nslots)
 
 /* A random event of `kind`, with real PCs (KERNEL_START: the kernel). */
 static struct sched_event event_of(uint32_t kind, int32_t slot, uint64_t age, uint64_t now,
-                                   const struct sched_kernel *k, uint64_t *rng)
+                                   const struct sched_kernel *k, struct rng *rng)
 {
     uint32_t pc = kpc(rng);
     int taken = kind == SCHED_EV_ISSUE && (rng_next(rng) & 1);
@@ -169,7 +162,7 @@ struct sched_inst {
 };
 
 static void sched_emit(struct sched_inst *I, uint32_t kind, int32_t slot, uint64_t age,
-                       uint64_t now, uint64_t *rng)
+                       uint64_t now, struct rng *rng)
 {
     if (kind == SCHED_EV_KERNEL_START)
         I->k = kernel_for(I->ops->kernel_scratch, I->priv, &I->scratch);
@@ -181,7 +174,8 @@ static void sched_emit(struct sched_inst *I, uint32_t kind, int32_t slot, uint64
 /* Run one seeded sequence, checking every pick; the picks go to out. */
 static void sched_sequence(const struct sched_ops *ops, uint64_t seed, uint32_t nslots, int *out)
 {
-    uint64_t rng = seed;
+    struct rng rng;
+    rng_init(&rng, seed);
     struct sched_inst I = {.ops = ops, .priv = sched_new(ops, nslots)};
     uint64_t age[SCHED_MAX_WARPS] = {0};
     uint32_t wtag[SCHED_MAX_WARPS];
@@ -312,7 +306,8 @@ static void cache_sequence(const struct cache_policy_ops *ops, uint32_t ways, ui
     struct cache_policy_init in = {.sets = CACHE_SETS, .ways = ways, .instance = 3, .seed = 42};
     assert_int_equal(ops->init(priv, &ps, &in, &e), WS_OK);
     struct line *lines = calloc((size_t)CACHE_SETS * ways, sizeof *lines);
-    uint64_t rng = seed;
+    struct rng rng;
+    rng_init(&rng, seed);
     *nvict = 0;
     for (uint32_t step = 0; step < CACHE_STEPS; step++) {
         uint64_t addr = rng_next(&rng) % (CACHE_SETS * ways * 3);
@@ -414,7 +409,8 @@ static void test_dram_all(void **state)
             assert_int_equal(ops->init(pa, &ps, 16, &e), WS_OK);
             assert_int_equal(ops->init(pb, &ps, 16, &e), WS_OK);
         }
-        uint64_t rng = 5 + i;
+        struct rng rng;
+        rng_init(&rng, 5 + i);
         int served = 0;
         for (int step = 0; step < 5000; step++) {
             uint32_t bank[DRAM_MAXQ], row[DRAM_MAXQ], tag[DRAM_MAXQ];
@@ -482,7 +478,9 @@ static void classify_sequence(const struct classify_ops *ops, uint64_t seed, uin
         struct classify_init in = {nslots, 0, CLS_UNITS, &board};
         assert_int_equal(ops->init(priv, &ps, &in, &e), WS_OK);
     }
-    uint64_t rng = seed, age[CLS_UNITS * SCHED_MAX_WARPS] = {0}, next_age = 0, live = 0;
+    struct rng rng;
+    rng_init(&rng, seed);
+    uint64_t age[CLS_UNITS * SCHED_MAX_WARPS] = {0}, next_age = 0, live = 0;
     void *scratch = NULL;
     struct sched_kernel k = kernel_for(ops->kernel_scratch, priv, &scratch);
     struct sched_event ev = event_of(SCHED_EV_KERNEL_START, -1, 0, 0, &k, &rng);
