@@ -8,9 +8,10 @@
  * (issue, loads, L1D accesses and evictions, barriers, kernel start, and any
  * event the memory system adds later) with one difference: ev->slot is the
  * SM's warp slot (0 .. nslots-1; scheduler unit u sees SM slot s as its slot
- * s / n_units when s % n_units == u).  When a warp issues a global, local,
- * shared or atomic memory instruction, the SM asks tag() for the tag of its
- * requests (before the ISSUE event of that instruction).
+ * s / n_units when s % n_units == u).  When a warp issues a memory
+ * instruction that the LD/ST unit sends to the memory system (any space,
+ * atomics included), the SM asks tag() for the tag its requests carry
+ * (before the ISSUE event of that instruction).
  *
  * Schedulers see what the classifier publishes per warp: classify_publish()
  * writes a tag and a score (e.g. the criticality) for an SM slot into the
