@@ -5,6 +5,14 @@
 # nvcc is available, and reported as skipped (SKIP_RETURN_CODE) otherwise; the
 # reason is a configure-time NOTICE (stderr, so scripts that silence the
 # configure output still show it).
+
+# Every test program links the test policy table (cmake/policies.cmake): the
+# real policies and the test-only ones of tests/policy/fixtures/<kind>/.
+add_library(warpsim_test_policies OBJECT ${WS_TEST_POLICY_SOURCES}
+            ${CMAKE_BINARY_DIR}/embed/policy_table_test.c)
+target_include_directories(warpsim_test_policies PRIVATE ${PROJECT_SOURCE_DIR}/tests)
+target_link_libraries(warpsim_test_policies PRIVATE warpsim_core)
+
 file(GLOB WS_TEST_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/*/test_*.c)
 list(SORT WS_TEST_SOURCES)
 foreach(src ${WS_TEST_SOURCES})
@@ -14,7 +22,8 @@ foreach(src ${WS_TEST_SOURCES})
   set(target ${suite}_${name})
   add_executable(${target} ${src})
   target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
-  target_link_libraries(${target} PRIVATE warpsim_workloads warpsim_core PkgConfig::CMOCKA)
+  target_link_libraries(${target} PRIVATE warpsim_test_policies warpsim_workloads warpsim_core
+                        PkgConfig::CMOCKA)
   target_compile_definitions(${target} PRIVATE WS_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
   add_test(NAME ${suite}/${name} COMMAND ${target} WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 endforeach()

@@ -40,10 +40,10 @@ static int cmp_u32(const void *a, const void *b)
 /* len (<= n) distinct sorted columns in [0, n): uniform draws, sorted, each
  * repeat moved to the next column up, and any pushed past n - 1 packed below
  * the top end. */
-static void wl_csr_row_cols(struct wl_rng *rng, uint32_t *col, uint32_t len, uint32_t n)
+static void wl_csr_row_cols(struct rng *rng, uint32_t *col, uint32_t len, uint32_t n)
 {
     for (uint32_t i = 0; i < len; i++)
-        col[i] = wl_rng_below(rng, n);
+        col[i] = rng_below(rng, n);
     qsort(col, len, sizeof *col, cmp_u32);
     for (uint32_t i = 1; i < len; i++)
         if (col[i] <= col[i - 1])
@@ -55,8 +55,8 @@ static void wl_csr_row_cols(struct wl_rng *rng, uint32_t *col, uint32_t len, uin
 
 void wl_csr_make(struct wl_csr *m, enum wl_size size, uint64_t seed)
 {
-    struct wl_rng rng;
-    wl_rng_init(&rng, seed);
+    struct rng rng;
+    rng_seed(&rng, seed);
     memset(m, 0, sizeof *m);
     m->rows = wl_csr_rows(size);
     m->row_ptr = xmalloc(((size_t)m->rows + 1) * sizeof(uint32_t));
@@ -64,7 +64,7 @@ void wl_csr_make(struct wl_csr *m, enum wl_size size, uint64_t seed)
                      sizeof(uint32_t));
     m->row_ptr[0] = 0;
     for (uint32_t r = 0; r < m->rows; r++) {
-        uint32_t len = WL_CSR_MEAN_LEN - WL_CSR_SPREAD + wl_rng_below(&rng, 2 * WL_CSR_SPREAD + 1);
+        uint32_t len = WL_CSR_MEAN_LEN - WL_CSR_SPREAD + rng_below(&rng, 2 * WL_CSR_SPREAD + 1);
         wl_csr_row_cols(&rng, m->col + m->row_ptr[r], len, m->rows);
         if (len > m->max_len)
             m->max_len = len;
@@ -75,9 +75,9 @@ void wl_csr_make(struct wl_csr *m, enum wl_size size, uint64_t seed)
     m->x = xmalloc((size_t)m->rows * sizeof(float));
     m->y_ref = xmalloc((size_t)m->rows * sizeof(float));
     for (uint32_t j = 0; j < m->nnz; j++)
-        m->val[j] = wl_rng_float(&rng) * 2.0f - 1.0f;
+        m->val[j] = rng_float(&rng) * 2.0f - 1.0f;
     for (uint32_t i = 0; i < m->rows; i++)
-        m->x[i] = wl_rng_float(&rng) * 2.0f - 1.0f;
+        m->x[i] = rng_float(&rng) * 2.0f - 1.0f;
     for (uint32_t r = 0; r < m->rows; r++) {
         double dot = 0.0;
         for (uint32_t j = m->row_ptr[r]; j < m->row_ptr[r + 1]; j++)

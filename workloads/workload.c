@@ -39,36 +39,6 @@ int workload_run(ws_gpu *gpu, const struct workload_entry *we, const struct wl_a
     return we->w->run(gpu, mod, a, detail, detail_len);
 }
 
-/* splitmix64's output function: a bijective scramble of 64 bits. */
-static uint64_t wl_mix(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-void wl_rng_init(struct wl_rng *r, uint64_t seed)
-{
-    /* Scramble the seed so that nearby seeds do not give shifted copies of
-     * the same sequence (the state advances by a constant per draw). */
-    r->s = wl_mix(seed ^ 0x632BE59BD9B4E019ull);
-}
-
-uint64_t wl_rng_next(struct wl_rng *r)
-{
-    return wl_mix(r->s += 0x9E3779B97F4A7C15ull);
-}
-
-uint32_t wl_rng_below(struct wl_rng *r, uint32_t n)
-{
-    return (uint32_t)(((wl_rng_next(r) >> 32) * (uint64_t)n) >> 32);
-}
-
-float wl_rng_float(struct wl_rng *r)
-{
-    return (float)(wl_rng_next(r) >> 40) * (1.0f / 16777216.0f);
-}
-
 int wl_check_u32(const char *what, const uint32_t *want, const uint32_t *got, size_t n,
                  char *detail, size_t detail_len)
 {

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/rng.h"
 #include "warpsim.h"
 
 enum wl_size { WL_SMALL, WL_MEDIUM, WL_LARGE };
@@ -54,14 +55,8 @@ int workload_run(ws_gpu *gpu, const struct workload_entry *we, const struct wl_a
 
 /* ---- helpers for host code ---- */
 
-/* Deterministic generator (splitmix64) seeded from the workload seed. */
-struct wl_rng {
-    uint64_t s;
-};
-void wl_rng_init(struct wl_rng *r, uint64_t seed);
-uint64_t wl_rng_next(struct wl_rng *r);
-uint32_t wl_rng_below(struct wl_rng *r, uint32_t n); /* uniform in [0, n) */
-float wl_rng_float(struct wl_rng *r);               /* uniform in [0, 1) */
+/* Inputs come from base/rng.h: rng_seed(&r, a->seed), then rng_next,
+ * rng_below (uniform in [0, n)) and rng_float (uniform in [0, 1)). */
 
 /* Compare arrays; on the first mismatch write "<what>[i]: expected X, got Y" to
  * detail and return WS_ERR_VERIFY.  Floats match within rel/abs tolerance. */

@@ -3,7 +3,8 @@
  * For each function with a body: split the instructions into basic blocks,
  * build the CFG with a virtual exit node, compute dominators and
  * post-dominators (dom.c), find natural loops from back edges and classify
- * every instruction (iclass.c), then estimate register pressure (regs.c).
+ * every instruction (iclass.c), then estimate register pressure (regs.c) and
+ * build the program phases (phase.c).
  *
  * CFG conventions: a block's successors are listed taken target first, then
  * fall-through.  Blocks ending in ret/exit/trap (guarded or not) and blocks
@@ -19,6 +20,7 @@
 
 #include "analysis/dom.h"
 #include "analysis/iclass.h"
+#include "analysis/phase.h"
 #include "analysis/regs.h"
 #include "base/alloc.h"
 #include "base/log.h"
@@ -134,6 +136,10 @@ static int an_blocks(struct an_func *F, struct an_build *B, struct err *e)
         a->pc[pc].bb = a->nbbs - 1;
     }
     F->n = a->nbbs - F->base;
+    for (uint32_t pc = F->first; pc < F->end; pc++) {
+        const struct basic_block *bb = &a->bbs[a->pc[pc].bb];
+        a->pc[pc].bb_len = bb->last_pc - bb->first_pc + 1;
+    }
     free(leader);
     return WS_OK;
 }
@@ -276,14 +282,31 @@ struct an_loop {
     uint32_t out; /* index in the result */
 };
 
-/* Natural loops of the function (see the file comment). */
-static void an_loops(struct an_func *F, struct an_build *B)
-{
-    struct analysis *a = &B->own->pub;
-    uint32_t n = F->n, N = n + 1;
-    const uint32_t *idom = F->idom;
+/* Loop finding of one function, step by step (an_loops): dominator-tree
+ * intervals, headers, loop bodies, then the result. */
+struct an_loopscan {
+    uint32_t N;           /* nodes: blocks and the virtual exit */
+    uint32_t *tin, *tout; /* dominator-tree entry/exit times: u dominates v iff
+                             tin[u] <= tin[v] && tout[v] <= tout[u] */
+    uint32_t *pre;        /* dominator-tree preorder */
+    uint32_t npre;
+    uint8_t *is_header;
+    struct an_loop *loops; /* inner loops first (parents after their children) */
+    size_t nloops, loops_cap;
+    uint32_t *innermost;   /* per block: innermost loop or PTX_NO_INDEX */
+    uint32_t *stamp;       /* per block: scratch marks */
+};
 
-    /* Dominator-tree preorder numbering for O(1) dominance queries. */
+static int an_dominates(const struct an_loopscan *S, uint32_t u, uint32_t v)
+{
+    return S->tin[u] <= S->tin[v] && S->tout[v] <= S->tout[u];
+}
+
+/* Dominator-tree preorder numbering for O(1) dominance queries. */
+static void an_domtree(const struct an_func *F, struct an_loopscan *S)
+{
+    uint32_t N = S->N;
+    const uint32_t *idom = F->idom;
     uint32_t *coff = xcalloc((size_t)N + 1, sizeof *coff);
     uint32_t *kids = xmalloc((size_t)N * sizeof *kids);
     uint32_t *fill = xmalloc((size_t)N * sizeof *fill);
@@ -296,87 +319,100 @@ static void an_loops(struct an_func *F, struct an_build *B)
     for (uint32_t v = 1; v < N; v++)
         if (idom[v] != DOM_UNDEF)
             kids[fill[idom[v]]++] = v;
-    uint32_t *tin = xmalloc((size_t)N * sizeof *tin);
-    uint32_t *tout = xmalloc((size_t)N * sizeof *tout);
-    uint32_t *pre = xmalloc((size_t)N * sizeof *pre);
-    uint32_t npre = 0, clock = 0, sp = 0;
+    S->tin = xmalloc((size_t)N * sizeof *S->tin);
+    S->tout = xmalloc((size_t)N * sizeof *S->tout);
+    S->pre = xmalloc((size_t)N * sizeof *S->pre);
+    uint32_t clock = 0, sp = 0;
     uint32_t *stack = fill; /* reuse: a node is on the stack at most once */
     uint32_t *next = xmalloc((size_t)N * sizeof *next);
     stack[sp++] = 0;
-    tin[0] = clock++;
-    pre[npre++] = 0;
+    S->tin[0] = clock++;
+    S->pre[S->npre++] = 0;
     next[0] = coff[0];
     while (sp > 0) {
         uint32_t v = stack[sp - 1];
         if (next[v] < coff[v + 1]) {
             uint32_t w = kids[next[v]++];
-            tin[w] = clock++;
-            pre[npre++] = w;
+            S->tin[w] = clock++;
+            S->pre[S->npre++] = w;
             next[w] = coff[w];
             stack[sp++] = w;
         } else {
-            tout[v] = clock++;
+            S->tout[v] = clock++;
             sp--;
         }
     }
     free(next);
     free(kids);
     free(coff);
+    free(fill);
+}
 
-    uint8_t *is_header = xcalloc(N, 1);
-    for (uint32_t u = 0; u < n; u++) {
+/* A block is a loop header when one of its predecessors is dominated by it
+ * (a back edge). */
+static void an_headers(const struct an_func *F, struct an_loopscan *S)
+{
+    const uint32_t *idom = F->idom;
+    S->is_header = xcalloc(S->N, 1);
+    for (uint32_t u = 0; u < F->n; u++) {
         if (idom[u] == DOM_UNDEF)
             continue;
         for (uint32_t i = F->succ_off[u]; i < F->succ_off[u + 1]; i++) {
             uint32_t h = F->succ[i];
-            if (h < n && idom[h] != DOM_UNDEF && tin[h] <= tin[u] && tout[u] <= tout[h])
-                is_header[h] = 1;
+            if (h < F->n && idom[h] != DOM_UNDEF && an_dominates(S, h, u))
+                S->is_header[h] = 1;
         }
     }
+}
 
-    struct an_loop *loops = NULL;
-    size_t nloops = 0, loops_cap = 0;
+/* The body of every natural loop: walk back from the latches, collapsing
+ * inner loops already found into their headers (union-find), so that each
+ * block gets its innermost loop and each loop its parent. */
+static void an_bodies(const struct an_func *F, struct an_loopscan *S)
+{
+    uint32_t n = F->n, N = S->N;
+    const uint32_t *idom = F->idom;
     uint32_t *uf = xmalloc((size_t)N * sizeof *uf);
-    uint32_t *stamp = xmalloc((size_t)N * sizeof *stamp);
-    uint32_t *innermost = xmalloc((size_t)N * sizeof *innermost);
     uint32_t *loop_of_header = xmalloc((size_t)N * sizeof *loop_of_header);
+    S->stamp = xmalloc((size_t)N * sizeof *S->stamp);
+    S->innermost = xmalloc((size_t)N * sizeof *S->innermost);
     for (uint32_t v = 0; v < N; v++) {
         uf[v] = v;
-        stamp[v] = innermost[v] = loop_of_header[v] = PTX_NO_INDEX;
+        S->stamp[v] = S->innermost[v] = loop_of_header[v] = PTX_NO_INDEX;
     }
     uint32_t *work = NULL, *direct = NULL;
     size_t work_len = 0, work_cap = 0, direct_len = 0, direct_cap = 0;
     /* Inner headers are dominated by outer ones: decreasing preorder. */
-    for (uint32_t k = npre; k-- > 0;) {
-        uint32_t h = pre[k];
-        if (h >= n || !is_header[h])
+    for (uint32_t k = S->npre; k-- > 0;) {
+        uint32_t h = S->pre[k];
+        if (h >= n || !S->is_header[h])
             continue;
-        uint32_t L = (uint32_t)nloops;
-        struct an_loop *lp = ARRAY_PUSH(loops, nloops, loops_cap);
+        uint32_t L = (uint32_t)S->nloops;
+        struct an_loop *lp = ARRAY_PUSH(S->loops, S->nloops, S->loops_cap);
         memset(lp, 0, sizeof *lp);
         lp->header = h;
         lp->parent = PTX_NO_INDEX;
         loop_of_header[h] = L;
-        innermost[h] = L;
-        stamp[h] = L;
+        S->innermost[h] = L;
+        S->stamp[h] = L;
         work_len = direct_len = 0;
         for (uint32_t i = F->pred_off[h]; i < F->pred_off[h + 1]; i++) {
             uint32_t p = F->pred[i];
-            if (idom[p] != DOM_UNDEF && tin[h] <= tin[p] && tout[p] <= tout[h]) {
-                loops[L].nlatches++;
+            if (idom[p] != DOM_UNDEF && an_dominates(S, h, p)) {
+                S->loops[L].nlatches++;
                 u32_push(&work, &work_len, &work_cap, p);
             }
         }
         while (work_len > 0) {
             uint32_t y = an_find(uf, work[--work_len]);
-            if (stamp[y] == L)
+            if (S->stamp[y] == L)
                 continue;
-            stamp[y] = L;
+            S->stamp[y] = L;
             u32_push(&direct, &direct_len, &direct_cap, y);
             if (loop_of_header[y] != PTX_NO_INDEX)
-                loops[loop_of_header[y]].parent = L;
+                S->loops[loop_of_header[y]].parent = L;
             else
-                innermost[y] = L;
+                S->innermost[y] = L;
             for (uint32_t i = F->pred_off[y]; i < F->pred_off[y + 1]; i++) {
                 uint32_t p = F->pred[i];
                 if (idom[p] != DOM_UNDEF)
@@ -389,112 +425,139 @@ static void an_loops(struct an_func *F, struct an_build *B)
     free(work);
     free(direct);
     free(uf);
-    free(pre);
+    free(loop_of_header);
+}
 
-    if (nloops > 0) {
-        /* Parents are created after their children. */
-        for (size_t L = nloops; L-- > 0;)
-            loops[L].depth = loops[L].parent == PTX_NO_INDEX ? 1 : loops[loops[L].parent].depth + 1;
-        for (uint32_t b = 0; b < n; b++)
-            for (uint32_t L = innermost[b]; L != PTX_NO_INDEX; L = loops[L].parent)
-                loops[L].nblocks++;
-        /* Output order: by header PC. */
-        uint32_t *order = xmalloc(nloops * sizeof *order);
-        uint32_t *by_header = xmalloc((size_t)N * sizeof *by_header);
-        for (uint32_t v = 0; v < N; v++)
-            by_header[v] = PTX_NO_INDEX;
-        for (uint32_t L = 0; L < nloops; L++)
-            by_header[loops[L].header] = L;
-        uint32_t no = 0;
-        for (uint32_t v = 0; v < n; v++)
-            if (by_header[v] != PTX_NO_INDEX)
-                order[no++] = by_header[v];
-        uint32_t gbase = a->nloops;
-        for (uint32_t i = 0; i < no; i++)
-            loops[order[i]].out = gbase + i;
+/* Depths, member counts and output order (by header PC); returns the
+ * output order of the loops. */
+static uint32_t *an_loop_order(const struct an_func *F, struct an_loopscan *S, uint32_t gbase)
+{
+    struct an_loop *loops = S->loops;
+    size_t nloops = S->nloops;
+    /* Parents are created after their children. */
+    for (size_t L = nloops; L-- > 0;)
+        loops[L].depth = loops[L].parent == PTX_NO_INDEX ? 1 : loops[loops[L].parent].depth + 1;
+    for (uint32_t b = 0; b < F->n; b++)
+        for (uint32_t L = S->innermost[b]; L != PTX_NO_INDEX; L = loops[L].parent)
+            loops[L].nblocks++;
+    uint32_t *order = xmalloc(nloops * sizeof *order);
+    uint32_t *by_header = xmalloc((size_t)S->N * sizeof *by_header);
+    for (uint32_t v = 0; v < S->N; v++)
+        by_header[v] = PTX_NO_INDEX;
+    for (uint32_t L = 0; L < nloops; L++)
+        by_header[loops[L].header] = L;
+    uint32_t no = 0;
+    for (uint32_t v = 0; v < F->n; v++)
+        if (by_header[v] != PTX_NO_INDEX)
+            order[no++] = by_header[v];
+    for (uint32_t i = 0; i < no; i++)
+        loops[order[i]].out = gbase + i;
+    free(by_header);
+    return order;
+}
 
-        /* Member lists of every loop (CSR by loop), ascending by block. */
-        uint32_t *moff = xcalloc(nloops + 1, sizeof *moff);
-        for (uint32_t L = 0; L < nloops; L++)
-            moff[L + 1] = moff[L] + loops[L].nblocks;
-        uint32_t *mem = xmalloc(((size_t)moff[nloops] + 1) * sizeof *mem);
-        uint32_t *mfill = xmalloc(nloops * sizeof *mfill);
-        memcpy(mfill, moff, nloops * sizeof *mfill);
-        for (uint32_t b = 0; b < n; b++)
-            for (uint32_t L = innermost[b]; L != PTX_NO_INDEX; L = loops[L].parent)
-                mem[mfill[L]++] = b;
-        free(mfill);
+/* Append the loops to the result: header, parent, depth, latches, member
+ * blocks and exits (into the loop pool), PC range, and each PC's innermost
+ * loop. */
+static void an_loop_emit(const struct an_func *F, struct an_build *B, struct an_loopscan *S)
+{
+    struct analysis *a = &B->own->pub;
+    uint32_t n = F->n, N = S->N;
+    struct an_loop *loops = S->loops;
+    uint32_t nloops = (uint32_t)S->nloops;
+    uint32_t *order = an_loop_order(F, S, a->nloops);
 
-        uint32_t *member = stamp; /* reuse as "block b is in loop L" marks */
-        uint32_t *seen = xmalloc((size_t)N * sizeof *seen);
-        for (uint32_t v = 0; v < N; v++)
-            member[v] = seen[v] = PTX_NO_INDEX;
-        for (uint32_t i = 0; i < no; i++) {
-            uint32_t L = order[i];
-            struct an_loop *lp = &loops[L];
-            struct loop_info *li = ARRAY_PUSH(a->loops, a->nloops, B->loops_cap);
-            memset(li, 0, sizeof *li);
-            li->header_bb = F->base + lp->header;
-            li->header_pc = a->bbs[li->header_bb].first_pc;
-            li->parent = lp->parent == PTX_NO_INDEX ? PTX_NO_INDEX : loops[lp->parent].out;
-            li->depth = lp->depth;
-            li->func = F->fidx;
-            /* Latches: predecessors of the header that it dominates. */
-            u32_push(&B->loop_at, &B->loop_at_len, &B->loop_at_cap, (uint32_t)B->loop_len);
-            for (uint32_t i2 = F->pred_off[lp->header]; i2 < F->pred_off[lp->header + 1]; i2++) {
-                uint32_t p = F->pred[i2];
-                if (idom[p] != DOM_UNDEF && tin[lp->header] <= tin[p] &&
-                    tout[p] <= tout[lp->header])
-                    u32_push(&B->loop_pool, &B->loop_len, &B->loop_cap, F->base + p);
-            }
-            li->nlatches = lp->nlatches;
-            size_t blocks_at = B->loop_len;
-            for (uint32_t j = moff[L]; j < moff[L + 1]; j++) {
-                member[mem[j]] = L;
-                u32_push(&B->loop_pool, &B->loop_len, &B->loop_cap, F->base + mem[j]);
-            }
-            li->nblocks = (uint32_t)(B->loop_len - blocks_at);
-            ws_assert(li->nblocks == lp->nblocks);
-            size_t exits_at = B->loop_len;
-            for (size_t j = blocks_at; j < blocks_at + li->nblocks; j++) {
-                uint32_t b = B->loop_pool[j] - F->base;
-                for (uint32_t k = F->succ_off[b]; k < F->succ_off[b + 1]; k++) {
-                    uint32_t s = F->succ[k];
-                    if (s < n && member[s] != L && seen[s] != L) {
-                        seen[s] = L;
-                        u32_push(&B->loop_pool, &B->loop_len, &B->loop_cap, F->base + s);
-                    }
+    /* Member lists of every loop (CSR by loop), ascending by block. */
+    uint32_t *moff = xcalloc(nloops + 1, sizeof *moff);
+    for (uint32_t L = 0; L < nloops; L++)
+        moff[L + 1] = moff[L] + loops[L].nblocks;
+    uint32_t *mem = xmalloc(((size_t)moff[nloops] + 1) * sizeof *mem);
+    uint32_t *mfill = xmalloc(nloops * sizeof *mfill);
+    memcpy(mfill, moff, nloops * sizeof *mfill);
+    for (uint32_t b = 0; b < n; b++)
+        for (uint32_t L = S->innermost[b]; L != PTX_NO_INDEX; L = loops[L].parent)
+            mem[mfill[L]++] = b;
+    free(mfill);
+
+    uint32_t *member = S->stamp; /* reuse as "block b is in loop L" marks */
+    uint32_t *seen = xmalloc((size_t)N * sizeof *seen);
+    for (uint32_t v = 0; v < N; v++)
+        member[v] = seen[v] = PTX_NO_INDEX;
+    for (uint32_t i = 0; i < nloops; i++) {
+        uint32_t L = order[i];
+        struct an_loop *lp = &loops[L];
+        struct loop_info *li = ARRAY_PUSH(a->loops, a->nloops, B->loops_cap);
+        memset(li, 0, sizeof *li);
+        li->header_bb = F->base + lp->header;
+        li->header_pc = a->bbs[li->header_bb].first_pc;
+        li->parent = lp->parent == PTX_NO_INDEX ? PTX_NO_INDEX : loops[lp->parent].out;
+        li->depth = lp->depth;
+        li->func = F->fidx;
+        /* Latches: predecessors of the header that it dominates. */
+        u32_push(&B->loop_at, &B->loop_at_len, &B->loop_at_cap, (uint32_t)B->loop_len);
+        for (uint32_t i2 = F->pred_off[lp->header]; i2 < F->pred_off[lp->header + 1]; i2++) {
+            uint32_t p = F->pred[i2];
+            if (F->idom[p] != DOM_UNDEF && an_dominates(S, lp->header, p))
+                u32_push(&B->loop_pool, &B->loop_len, &B->loop_cap, F->base + p);
+        }
+        li->nlatches = lp->nlatches;
+        size_t blocks_at = B->loop_len;
+        for (uint32_t j = moff[L]; j < moff[L + 1]; j++) {
+            member[mem[j]] = L;
+            u32_push(&B->loop_pool, &B->loop_len, &B->loop_cap, F->base + mem[j]);
+        }
+        li->nblocks = (uint32_t)(B->loop_len - blocks_at);
+        ws_assert(li->nblocks == lp->nblocks);
+        size_t exits_at = B->loop_len;
+        for (size_t j = blocks_at; j < blocks_at + li->nblocks; j++) {
+            uint32_t b = B->loop_pool[j] - F->base;
+            for (uint32_t k = F->succ_off[b]; k < F->succ_off[b + 1]; k++) {
+                uint32_t s = F->succ[k];
+                if (s < n && member[s] != L && seen[s] != L) {
+                    seen[s] = L;
+                    u32_push(&B->loop_pool, &B->loop_len, &B->loop_cap, F->base + s);
                 }
             }
-            li->nexits = (uint32_t)(B->loop_len - exits_at);
-            qsort(B->loop_pool + exits_at, li->nexits, sizeof *B->loop_pool, u32_cmp);
-            u32_push(&B->loop_at, &B->loop_at_len, &B->loop_at_cap, (uint32_t)exits_at);
-            u32_push(&B->loop_at, &B->loop_at_len, &B->loop_at_cap, (uint32_t)blocks_at);
-            li->first_pc = a->bbs[B->loop_pool[blocks_at]].first_pc;
-            li->last_pc = a->bbs[B->loop_pool[blocks_at + li->nblocks - 1]].last_pc;
         }
-        /* Innermost loop of every PC. */
-        for (uint32_t b = 0; b < n; b++) {
-            if (innermost[b] == PTX_NO_INDEX)
-                continue;
-            const struct basic_block *bb = &a->bbs[F->base + b];
-            for (uint32_t pc = bb->first_pc; pc <= bb->last_pc; pc++)
-                a->pc[pc].loop = loops[innermost[b]].out;
-        }
-        free(seen);
-        free(mem);
-        free(moff);
-        free(order);
-        free(by_header);
+        li->nexits = (uint32_t)(B->loop_len - exits_at);
+        qsort(B->loop_pool + exits_at, li->nexits, sizeof *B->loop_pool, u32_cmp);
+        u32_push(&B->loop_at, &B->loop_at_len, &B->loop_at_cap, (uint32_t)exits_at);
+        u32_push(&B->loop_at, &B->loop_at_len, &B->loop_at_cap, (uint32_t)blocks_at);
+        li->first_pc = a->bbs[B->loop_pool[blocks_at]].first_pc;
+        li->last_pc = a->bbs[B->loop_pool[blocks_at + li->nblocks - 1]].last_pc;
     }
-    free(loops);
-    free(is_header);
-    free(stamp);
-    free(innermost);
-    free(loop_of_header);
-    free(tin);
-    free(tout);
-    free(fill);
+    /* Innermost loop of every PC. */
+    for (uint32_t b = 0; b < n; b++) {
+        if (S->innermost[b] == PTX_NO_INDEX)
+            continue;
+        const struct basic_block *bb = &a->bbs[F->base + b];
+        for (uint32_t pc = bb->first_pc; pc <= bb->last_pc; pc++)
+            a->pc[pc].loop = loops[S->innermost[b]].out;
+    }
+    free(seen);
+    free(mem);
+    free(moff);
+    free(order);
+}
+
+/* Natural loops of the function (see the file comment). */
+static void an_loops(struct an_func *F, struct an_build *B)
+{
+    struct an_loopscan S;
+    memset(&S, 0, sizeof S);
+    S.N = F->n + 1;
+    an_domtree(F, &S);
+    an_headers(F, &S);
+    an_bodies(F, &S);
+    if (S.nloops > 0)
+        an_loop_emit(F, B, &S);
+    free(S.loops);
+    free(S.is_header);
+    free(S.stamp);
+    free(S.innermost);
+    free(S.pre);
+    free(S.tin);
+    free(S.tout);
 }
 
 static void an_func_free(struct an_func *F)
@@ -555,6 +618,7 @@ int analysis_run(const struct ptx_module *m, struct analysis **out, struct err *
         a->pc[pc].bb = PTX_NO_INDEX;
         a->pc[pc].reconv = PC_EXIT;
         a->pc[pc].loop = PTX_NO_INDEX;
+        a->pc[pc].phase = PTX_NO_INDEX;
         a->pc[pc].iclass = (uint8_t)iclass_of(in, in_entry);
         a->pc[pc].is_cond_branch = in->op == PTX_OP_BRA && in->guard != PTX_NO_INDEX &&
                                    !(in->flags & PTX_F_UNI);
@@ -589,6 +653,7 @@ int analysis_run(const struct ptx_module *m, struct analysis **out, struct err *
     a->func_max_live_regs32 = xcalloc(m->nfuncs ? m->nfuncs : 1, sizeof *a->func_max_live_regs32);
     a->func_regs = xcalloc(m->nfuncs ? m->nfuncs : 1, sizeof *a->func_regs);
     regs_estimate(m, a, a->func_max_live_regs32, a->func_regs);
+    phase_build(m, a);
     *out = a;
     return WS_OK;
 }
@@ -605,5 +670,6 @@ void analysis_free(struct analysis *a)
     free(a->loops);
     free(a->func_max_live_regs32);
     free(a->func_regs);
+    free(a->phases);
     free(own);
 }

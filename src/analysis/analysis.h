@@ -3,7 +3,10 @@
  * For every function with a body: basic blocks, control-flow graph,
  * immediate post-dominators (the reconvergence PC of each branch), natural
  * loops (header, latches, exits, nesting depth, first/last PC in program
- * order, as DAWS uses for its loop markers) and the per-PC instruction class.
+ * order, as DAWS uses for its loop markers), the per-PC instruction class
+ * and the program phases of the Phase-aware scheduler (phase.h: which PCs
+ * form a phase; their lengths in cycles depend on a latency table and are
+ * computed by phase_size()).
  * Policies and the timing model read these through struct pc_info; nothing
  * here changes after analysis_run(). */
 #ifndef WS_ANALYSIS_ANALYSIS_H
@@ -51,6 +54,16 @@ struct pc_info {
     uint32_t loop;      /* innermost loop containing this PC, or PTX_NO_INDEX */
     uint8_t iclass;     /* enum inst_class */
     uint8_t is_cond_branch; /* guarded bra that is not .uni */
+    uint32_t phase;     /* phase index (analysis.phases), PTX_NO_INDEX outside a body */
+    uint32_t bb_len;    /* instructions of this PC's basic block (0 outside a body) */
+};
+
+/* A program phase (SPEC-policies 5.1, phase.h): consecutive PCs of one basic
+ * block in which no instruction reads a register written by a long-latency
+ * instruction of the same phase. */
+struct phase_info {
+    uint32_t first_pc, last_pc; /* inclusive, program order */
+    uint32_t func;
 };
 
 struct basic_block {
@@ -88,6 +101,8 @@ struct analysis {
                                        registers, 32-bit units */
     uint32_t *func_regs; /* [module->nfuncs] estimated registers per thread (32-bit
                             units), occupancy input */
+    struct phase_info *phases; /* in PC order; pc_info.phase indexes them */
+    uint32_t nphases;
 };
 
 int analysis_run(const struct ptx_module *m, struct analysis **out, struct err *e);

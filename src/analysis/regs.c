@@ -19,18 +19,6 @@
 #include "base/alloc.h"
 #include "base/log.h"
 
-/* Register operands of one instruction (bounded by 255 operands of at most
- * 4 vector elements each, plus the guard). */
-#define RG_MAX_REFS (255 * 4 + 1)
-
-struct rg_refs {
-    uint32_t use[RG_MAX_REFS];
-    uint32_t nuse;
-    uint32_t def[RG_MAX_REFS];
-    uint32_t ndef;
-    int guarded;
-};
-
 /* Per-function scratch. */
 struct rg_func {
     const struct ptx_module *m;
@@ -47,7 +35,7 @@ struct rg_func {
     uint64_t *live_in;    /* [n][gwords] live at block entry (dense indexes) */
     uint64_t *din;        /* [n][gwords] possibly defined at block entry */
     uint32_t *order;      /* post-order of local blocks (unreachable ones last) */
-    struct rg_refs refs;
+    struct regs_refs refs;
 };
 
 uint32_t regs_type_weight(enum ptx_type t)
@@ -88,20 +76,17 @@ static void rg_add(uint32_t *arr, uint32_t *n, uint32_t nregs, uint32_t r)
 {
     if (r == PTX_NO_INDEX || r >= nregs)
         return;
-    ws_assert(*n < RG_MAX_REFS);
+    ws_assert(*n < REGS_MAX_REFS);
     arr[(*n)++] = r;
 }
 
-/* Collect the register uses and definitions of the instruction at pc. */
-static void rg_collect(struct rg_func *F, uint32_t pc)
+void regs_refs(const struct ptx_module *m, uint32_t pc, uint32_t nregs, struct regs_refs *R)
 {
-    const struct ptx_module *m = F->m;
     const struct ptx_inst *in = &m->insts[pc];
-    struct rg_refs *R = &F->refs;
     R->nuse = R->ndef = 0;
     R->guarded = in->guard != PTX_NO_INDEX;
     if (R->guarded)
-        rg_add(R->use, &R->nuse, F->nregs, in->guard);
+        rg_add(R->use, &R->nuse, nregs, in->guard);
     uint32_t nops = (uint32_t)in->ndst + in->nsrc;
     if ((uint64_t)in->opnd + nops > m->nopnds)
         return; /* malformed; analysis.c reports what it needs */
@@ -111,27 +96,33 @@ static void rg_collect(struct rg_func *F, uint32_t pc)
         switch (o->kind) {
         case PTX_OPND_REG:
             if (is_dst)
-                rg_add(R->def, &R->ndef, F->nregs, o->reg);
+                rg_add(R->def, &R->ndef, nregs, o->reg);
             else
-                rg_add(R->use, &R->nuse, F->nregs, o->reg);
+                rg_add(R->use, &R->nuse, nregs, o->reg);
             break;
         case PTX_OPND_ADDR:
-            rg_add(R->use, &R->nuse, F->nregs, o->reg);
+            rg_add(R->use, &R->nuse, nregs, o->reg);
             break;
         case PTX_OPND_VEC:
             for (uint32_t k = 0; k < o->vec_n && k < 4; k++) {
                 if (o->vec_imm & (1u << k))
                     continue;
                 if (is_dst)
-                    rg_add(R->def, &R->ndef, F->nregs, o->vec[k]);
+                    rg_add(R->def, &R->ndef, nregs, o->vec[k]);
                 else
-                    rg_add(R->use, &R->nuse, F->nregs, o->vec[k]);
+                    rg_add(R->use, &R->nuse, nregs, o->vec[k]);
             }
             break;
         default:
             break;
         }
     }
+}
+
+/* The register uses and definitions of the instruction at pc, into F->refs. */
+static void rg_collect(struct rg_func *F, uint32_t pc)
+{
+    regs_refs(F->m, pc, F->nregs, &F->refs);
 }
 
 /* Post-order of the blocks reachable from the entry, then the rest. */
@@ -329,7 +320,7 @@ static uint64_t rg_block_peak(struct rg_func *F, struct rg_walk *W, uint32_t b,
     peak = cnt;
     for (uint32_t pc = bb->last_pc + 1; pc-- > bb->first_pc;) {
         rg_collect(F, pc);
-        const struct rg_refs *R = &F->refs;
+        const struct regs_refs *R = &F->refs;
         uint32_t nt = 0;
         uint64_t extra = 0;
         /* Just after pc: live-out plus the destinations being written. */
@@ -410,8 +401,8 @@ static uint32_t rg_function(const struct ptx_module *m, const struct analysis *a
     W.fd_blk = xcalloc(nr, sizeof *W.fd_blk);
     W.fd_pc = xcalloc(nr, sizeof *W.fd_pc);
     W.touch = xcalloc(nr, sizeof *W.touch);
-    W.tlist = xmalloc(2 * RG_MAX_REFS * sizeof *W.tlist);
-    W.told = xmalloc(2 * RG_MAX_REFS);
+    W.tlist = xmalloc(2 * REGS_MAX_REFS * sizeof *W.tlist);
+    W.told = xmalloc(2 * REGS_MAX_REFS);
     W.gout = xmalloc(F->gwords * sizeof *W.gout);
     uint64_t peak = 0;
     for (uint32_t b = 0; b < F->n; b++) {

@@ -36,6 +36,23 @@
 #define REGS_MIN 1u
 #define REGS_MAX 255u
 
+/* Register operands of one instruction (bounded by 255 operands of at most
+ * 4 vector elements each, plus the guard). */
+#define REGS_MAX_REFS (255 * 4 + 1)
+
+struct regs_refs {
+    uint32_t use[REGS_MAX_REFS]; /* guard, register sources, address bases, vector elements */
+    uint32_t nuse;
+    uint32_t def[REGS_MAX_REFS]; /* destinations */
+    uint32_t ndef;
+    int guarded;                 /* @p: the destinations may keep their old value */
+};
+
+/* The register uses and definitions of the instruction at pc of m, as the
+ * liveness model above counts them; indexes at or above nregs (the
+ * function's register count) are left out. */
+void regs_refs(const struct ptx_module *m, uint32_t pc, uint32_t nregs, struct regs_refs *R);
+
 /* Weight of a register of type t in 32-bit register units. */
 uint32_t regs_type_weight(enum ptx_type t);
 

@@ -94,6 +94,6 @@ int cmd_policies(int argc, char **argv)
         policies_print_kind(kind);
         total += *kind->count;
     }
-    printf("\n%u policies\n", total);
+    printf("\n%u %s\n", total, total == 1 ? "policy" : "policies");
     return 0;
 }

@@ -1,7 +1,8 @@
 /* cmd_ptx.c: `warpsim ptx <file.ptx>`: parse and analyse a PTX file and print
  * what the simulator sees: every function with its parameters, registers,
- * basic blocks (with successors and the reconvergence PC of each branch) and
- * natural loops.  A malformed file prints file:line:column and exits 1. */
+ * basic blocks (with successors and the reconvergence PC of each branch),
+ * natural loops and program phases (sized at the SM latencies of --config).
+ * A malformed file prints file:line:column and exits 1. */
 #include "cli/cli.h"
 
 #include <inttypes.h>
@@ -10,15 +11,23 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/phase.h"
+#include "base/alloc.h"
 #include "base/file.h"
+#include "config/config.h"
 #include "ptx/parser.h"
+#include "timing/sm.h"
 
 static void ptx_usage(FILE *out)
 {
-    fprintf(out, "usage: warpsim ptx <file.ptx> [--quiet]\n\n"
+    fprintf(out, "usage: warpsim ptx <file.ptx> [--config preset|file] [--quiet]\n\n"
                  "Parses and analyses a PTX file and prints its kernels and functions with\n"
-                 "their parameters, registers, basic blocks, loops and reconvergence points.\n"
-                 "  --quiet   only report whether the file parses (exit status 0 or 1)\n");
+                 "their parameters, registers, basic blocks, loops, reconvergence points and\n"
+                 "program phases (Phase-aware scheduling: count, shortest, longest, and each\n"
+                 "phase's PCs and length in cycles).\n"
+                 "  --config X  size phases with the SM latencies of preset or file X\n"
+                 "              (default gtx480)\n"
+                 "  --quiet     only report whether the file parses (exit status 0 or 1)\n");
 }
 
 static void print_pc(uint32_t pc)
@@ -29,7 +38,34 @@ static void print_pc(uint32_t pc)
         printf("%" PRIu32, pc);
 }
 
-static void print_func(const struct ptx_module *m, const struct analysis *a, uint32_t fi)
+/* Phases of function fi: count, shortest and longest (the Phase-aware
+ * paper's Table II columns), then one line per phase. */
+static void print_phases(const struct analysis *a, const uint32_t *len, uint32_t fi)
+{
+    uint32_t n = 0, lo = UINT32_MAX, hi = 0;
+    for (uint32_t p = 0; p < a->nphases; p++)
+        if (a->phases[p].func == fi) {
+            n++;
+            lo = len[p] < lo ? len[p] : lo;
+            hi = len[p] > hi ? len[p] : hi;
+        }
+    if (!n) {
+        printf("  phases: none\n");
+        return;
+    }
+    printf("  phases: %" PRIu32 ", shortest %" PRIu32 ", longest %" PRIu32 " cycles\n", n, lo,
+           hi);
+    for (uint32_t p = 0; p < a->nphases; p++) {
+        const struct phase_info *ph = &a->phases[p];
+        if (ph->func == fi)
+            printf("    P%-4" PRIu32 " PCs %5" PRIu32 "-%-5" PRIu32 " (B%" PRIu32
+                   "), length %" PRIu32 "\n",
+                   p, ph->first_pc, ph->last_pc, a->pc[ph->first_pc].bb, len[p]);
+    }
+}
+
+static void print_func(const struct ptx_module *m, const struct analysis *a, const uint32_t *len,
+                       uint32_t fi)
 {
     const struct ptx_func *f = &m->funcs[fi];
     printf("%s %s", f->is_entry ? ".entry" : ".func", f->name);
@@ -98,17 +134,21 @@ static void print_func(const struct ptx_module *m, const struct analysis *a, uin
     }
     if (!any)
         printf("  loops: none\n");
+    print_phases(a, len, fi);
     printf("\n");
 }
 
 int cmd_ptx(int argc, char **argv)
 {
-    const char *path = NULL;
+    const char *path = NULL, *config = NULL;
     int quiet = 0;
     for (int i = 0; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             ptx_usage(stdout);
             return 0;
+        } else if (strcmp(argv[i], "--config") == 0) {
+            if (!(config = cli_value(argc, argv, &i)))
+                return 2;
         } else if (strcmp(argv[i], "--quiet") == 0) {
             quiet = 1;
         } else if (argv[i][0] == '-' && argv[i][1]) {
@@ -127,6 +167,12 @@ int cmd_ptx(int argc, char **argv)
     }
     struct err e;
     err_clear(&e);
+    struct gpu_config cfg;
+    config_defaults(&cfg);
+    if (config && (config_load(&cfg, config, &e) != WS_OK || config_validate(&cfg, &e) != WS_OK)) {
+        fprintf(stderr, "warpsim ptx: %s\n", e.msg);
+        return 2;
+    }
     char *text;
     size_t len;
     struct ptx_module *m = NULL;
@@ -160,8 +206,15 @@ int cmd_ptx(int argc, char **argv)
         }
         if (any)
             printf("\n");
+        uint32_t lat[ICLASS_COUNT];
+        sm_class_latency(&cfg, lat);
+        struct pc_phase *pcph = xcalloc(m->ninsts ? m->ninsts : 1, sizeof *pcph);
+        uint32_t *len = xcalloc(a->nphases ? a->nphases : 1, sizeof *len);
+        phase_size(m, a, lat, cfg.issue_interval ? cfg.issue_interval : 1, pcph, len);
         for (uint32_t f = 0; f < m->nfuncs; f++)
-            print_func(m, a, f);
+            print_func(m, a, len, f);
+        free(len);
+        free(pcph);
     }
     analysis_free(a);
     ptx_module_free(m);

@@ -105,6 +105,9 @@ static const struct cfg_key cfg_keys[] = {
           "instructions one warp may issue per issue slot"),
     K_U32("sm.ibuffer", ibuffer_entries, "2", 1, 0, "instruction buffer entries per warp"),
     K_POL("sm.sched", sched, "gto", "warp scheduler policy spec, e.g. gto, lrr"),
+    K_POL("sm.classifier", classifier, "none",
+          "request classifier spec: tags every memory request for the cache and DRAM "
+          "policies and publishes per-warp values to the scheduler (none = tag 0)"),
 
     /* ---- execution units ---- */
     K_U32("sp.units", sp_units, "2", 1, 0, "SP pipelines accepting one warp instruction a cycle"),
@@ -725,8 +728,9 @@ int config_validate(const struct gpu_config *c, struct err *e)
                        c->l2.line, c->l1d.line);
     if (c->l1d.mshr_entries && c->l1d.mshr_max_merge < 1)
         return err_set(e, WS_ERR_INVALID, "configuration: l1d.mshr_merge must be >= 1");
-    if (c->dram_sched[0] == '\0' || c->sched[0] == '\0')
-        return err_set(e, WS_ERR_INVALID, "configuration: sm.sched and dram.sched must be set");
+    if (c->dram_sched[0] == '\0' || c->sched[0] == '\0' || c->classifier[0] == '\0')
+        return err_set(e, WS_ERR_INVALID,
+                       "configuration: sm.sched, sm.classifier and dram.sched must be set");
     return WS_OK;
 }
 

@@ -96,3 +96,19 @@ int registry_dram(const char *spec, const struct dram_sched_ops **ops, struct pa
     *ops = dram_policies[i];
     return param_parse(params, dram_policies[i]->params, names[i], rest, e);
 }
+
+int registry_classify(const char *spec, const struct classify_ops **ops,
+                      struct param_set *params, struct err *e)
+{
+    const char *names[REGISTRY_NAMES_MAX];
+    unsigned n =
+        classify_policy_count < REGISTRY_NAMES_MAX ? classify_policy_count : REGISTRY_NAMES_MAX;
+    for (unsigned i = 0; i < n; i++)
+        names[i] = classify_policies[i]->name;
+    const char *rest;
+    int i = registry_find("request classifier", spec, names, n, &rest, e);
+    if (i < 0)
+        return -i;
+    *ops = classify_policies[i];
+    return param_parse(params, classify_policies[i]->params, names[i], rest, e);
+}

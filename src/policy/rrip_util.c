@@ -34,11 +34,7 @@ uint64_t rrip_coin_threshold(double eps)
     return (uint64_t)(eps * 9007199254740992.0); /* eps * 2^53 */
 }
 
-int rrip_coin(uint64_t *state, uint64_t threshold)
+int rrip_coin(struct rng *r, uint64_t threshold)
 {
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
-    return (z >> 11) < threshold;
+    return (rng_next(r) >> 11) < threshold;
 }

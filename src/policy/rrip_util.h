@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "base/err.h"
+#include "base/rng.h"
 
 /* Validate the RRPV width M (1..7) of `policy`; WS_OK or WS_ERR_INVALID. */
 int rrip_check_bits(const char *policy, int64_t m, struct err *e);
@@ -20,9 +21,9 @@ int rrip_check_bits(const char *policy, int64_t m, struct err *e);
 uint32_t rrip_victim(uint8_t *row, uint32_t ways, uint8_t max, uint64_t candidates);
 
 /* Bimodal insertion coin: rrip_coin_threshold(eps) once, then
- * rrip_coin(&state, threshold) is 1 with probability eps (splitmix64 draws
- * from a caller-seeded state: deterministic). */
+ * rrip_coin(&rng, threshold) is 1 with probability eps (draws from a
+ * caller-seeded generator: deterministic). */
 uint64_t rrip_coin_threshold(double eps);
-int rrip_coin(uint64_t *state, uint64_t threshold);
+int rrip_coin(struct rng *r, uint64_t threshold);
 
 #endif

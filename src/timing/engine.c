@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/phase.h"
 #include "base/alloc.h"
 #include "policy/registry.h"
 #include "stats/stats.h"
@@ -37,6 +38,9 @@ struct timing {
     char *privs;           /* [nsms * nunits] policy priv blocks, priv_stride apart */
     size_t priv_stride;
     uint32_t nunits;
+    const struct classify_ops *cls_ops; /* the request classifier */
+    char *cls_privs;       /* [nsms] classifier priv blocks, cls_stride apart */
+    size_t cls_stride;
 };
 
 static const char *const lane_bins[SM_LANE_BINS] = {
@@ -109,15 +113,25 @@ int timing_new(const struct gpu_config *cfg, const struct dev_mem *mem, struct s
         timing_free(t);
         return rc;
     }
+    rc = registry_classify(cfg->classifier, &t->cls_ops, &ps, e);
+    if (rc != WS_OK) {
+        timing_free(t);
+        return rc;
+    }
     size_t align = _Alignof(max_align_t);
     t->priv_stride = (t->sched_ops->priv_size + align - 1) / align * align;
     if (!t->priv_stride)
         t->priv_stride = align;
     t->nunits = cfg->n_schedulers ? cfg->n_schedulers : 1;
     t->privs = xcalloc((size_t)t->nsms * t->nunits, t->priv_stride);
+    t->cls_stride = (t->cls_ops->priv_size + align - 1) / align * align;
+    if (!t->cls_stride)
+        t->cls_stride = align;
+    t->cls_privs = xcalloc(t->nsms, t->cls_stride);
     for (uint32_t i = 0; i < t->nsms; i++) {
         rc = sm_init(&t->sms[i], i, cfg, t->ms,
-                     t->privs + (size_t)i * t->nunits * t->priv_stride, t->priv_stride, e);
+                     t->privs + (size_t)i * t->nunits * t->priv_stride, t->priv_stride,
+                     t->cls_privs + (size_t)i * t->cls_stride, e);
         if (rc != WS_OK) {
             timing_free(t);
             return rc;
@@ -127,6 +141,8 @@ int timing_new(const struct gpu_config *cfg, const struct dev_mem *mem, struct s
         register_stats(t);
         if (t->sched_ops->stats)
             t->sched_ops->stats(t->privs, st, t->nsms * t->nunits, t->priv_stride);
+        if (t->cls_ops->stats)
+            t->cls_ops->stats(t->cls_privs, st, t->nsms, t->cls_stride);
     }
     *out = t;
     return WS_OK;
@@ -141,6 +157,7 @@ void timing_free(struct timing *t)
             sm_fini(&t->sms[i]);
     free(t->sms);
     free(t->privs);
+    free(t->cls_privs);
     memsys_free(t->ms);
     free(t->report);
     free(t);
@@ -275,6 +292,9 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
     for (uint32_t f = 0; f < m->nfuncs; f++)
         if (m->funcs[f].nregs > nregs)
             nregs = m->funcs[f].nregs;
+    L.phase = xcalloc(m->ninsts ? m->ninsts : 1, sizeof *L.phase);
+    phase_size(m, k->an, t->sms[0].cls_latency, t->cfg->issue_interval ? t->cfg->issue_interval : 1,
+               L.phase, NULL);
     for (uint32_t i = 0; i < t->nsms; i++)
         sm_launch_begin(&t->sms[i], &L, nregs, t->now);
     k->env->stats->kernels_launched++;
@@ -355,5 +375,6 @@ out:
         t->sms[i].L = NULL;
     }
     free(L.regs);
+    free(L.phase);
     return rc;
 }

@@ -22,6 +22,7 @@
 
 struct stats;
 struct dev_mem;
+struct pc_phase;
 struct timing;
 
 /* State of the launch being simulated, shared by the SMs. */
@@ -30,6 +31,8 @@ struct timing_launch {
     const struct ptx_module *m;
     const struct analysis *an;
     struct sb_inst_regs *regs; /* [m->ninsts] */
+    struct pc_phase *phase;    /* [m->ninsts] phase distance and length at the SMs' class
+                                  latencies (analysis/phase.h) */
     uint64_t max_warp_insn;
 };
 

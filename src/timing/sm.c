@@ -40,7 +40,48 @@ static void unit_event(struct sm *sm, uint32_t unit, struct sched_event *ev)
         U->ops->on_event(U->priv, ev);
 }
 
-/* Event about SM slot `slot` (or every unit when slot < 0). */
+/* An event about SM slot ev->slot (-1: no slot) goes to the classifier with
+ * the SM slot, then to the scheduler units: the slot's own unit sees its
+ * unit slot; the other units see it (with slot -1) only when `all` is set or
+ * the event has no slot. */
+static void sm_event(struct sm *sm, struct sched_event *ev, int all)
+{
+    int known = ev->slot >= 0 && (uint32_t)ev->slot < sm->nslots;
+    if (!known)
+        ev->slot = -1;
+    if (sm->cls_ops->on_event)
+        sm->cls_ops->on_event(sm->cls_priv, ev);
+    if (!known) {
+        for (uint32_t u = 0; u < sm->nunits; u++)
+            unit_event(sm, u, ev);
+        return;
+    }
+    uint32_t own_unit = (uint32_t)ev->slot % sm->nunits;
+    int32_t unit_slot = (int32_t)((uint32_t)ev->slot / sm->nunits);
+    if (!all) {
+        ev->slot = unit_slot;
+        unit_event(sm, own_unit, ev);
+        return;
+    }
+    for (uint32_t u = 0; u < sm->nunits; u++) {
+        ev->slot = u == own_unit ? unit_slot : -1;
+        unit_event(sm, u, ev);
+    }
+}
+
+/* Event about the warp in SM slot `slot` (or every unit when slot < 0);
+ * ev carries the kind, pc, now and any kind-specific fields. */
+static void warp_event(struct sm *sm, int32_t slot, struct sched_event *ev)
+{
+    ev->slot = slot;
+    if (slot >= 0) {
+        const struct sm_warp *w = &sm->warps[slot];
+        ev->cta = w->cta_slot;
+        ev->age = w->age;
+    }
+    sm_event(sm, ev, 0);
+}
+
 static void slot_event(struct sm *sm, int32_t slot, uint32_t kind, uint32_t pc, uint64_t now)
 {
     struct sched_event ev;
@@ -48,17 +89,7 @@ static void slot_event(struct sm *sm, int32_t slot, uint32_t kind, uint32_t pc, 
     ev.kind = kind;
     ev.pc = pc;
     ev.now = now;
-    if (slot < 0) {
-        ev.slot = -1;
-        for (uint32_t u = 0; u < sm->nunits; u++)
-            unit_event(sm, u, &ev);
-        return;
-    }
-    const struct sm_warp *w = &sm->warps[slot];
-    ev.slot = (int32_t)((uint32_t)slot / sm->nunits);
-    ev.cta = w->cta_slot;
-    ev.age = w->age;
-    unit_event(sm, (uint32_t)slot % sm->nunits, &ev);
+    warp_event(sm, slot, &ev);
 }
 
 /* Memory-system events carry the SM warp slot; a unit sees its own slot
@@ -68,18 +99,7 @@ static void mem_listener(void *ctx, const struct sched_event *ev)
 {
     struct sm *sm = ctx;
     struct sched_event e2 = *ev;
-    int known = ev->slot >= 0 && (uint32_t)ev->slot < sm->nslots;
-    uint32_t own_unit = known ? (uint32_t)ev->slot % sm->nunits : 0;
-    int32_t unit_slot = known ? (int32_t)((uint32_t)ev->slot / sm->nunits) : -1;
-    if (!known || ev->kind == SCHED_EV_STORE) {
-        for (uint32_t u = 0; u < sm->nunits; u++) {
-            e2.slot = known && u == own_unit ? unit_slot : -1;
-            unit_event(sm, u, &e2);
-        }
-        return;
-    }
-    e2.slot = unit_slot;
-    unit_event(sm, own_unit, &e2);
+    sm_event(sm, &e2, ev->kind == SCHED_EV_STORE);
 }
 
 /* ---- construction ----------------------------------------------------------- */
@@ -92,8 +112,29 @@ static void pipe_init(struct sm_pipe *p, uint32_t n, uint32_t lat, uint32_t ii)
     p->free_at = xcalloc(p->n, sizeof *p->free_at);
 }
 
+/* Latency and II come from the operation's own unit (as GPGPU-Sim's
+ * per-opcode latencies); a fallback unit is only the structure. */
+static unsigned sm_own_unit(unsigned c)
+{
+    return c == ICLASS_SFU ? SM_UNIT_SFU
+           : c == ICLASS_DP  ? SM_UNIT_DP
+           : c == ICLASS_INT ? SM_UNIT_INT
+                             : SM_UNIT_SP;
+}
+
+void sm_class_latency(const struct gpu_config *cfg, uint32_t *lat)
+{
+    const uint32_t unit_lat[SM_UNIT_COUNT] = {
+        [SM_UNIT_SP] = cfg->sp_latency, [SM_UNIT_SFU] = cfg->sfu_latency,
+        [SM_UNIT_DP] = cfg->dp_latency, [SM_UNIT_INT] = cfg->int_latency};
+    for (unsigned c = 0; c < ICLASS_COUNT; c++) {
+        uint32_t l = unit_lat[sm_own_unit(c)];
+        lat[c] = l ? l : 1;
+    }
+}
+
 int sm_init(struct sm *sm, uint32_t id, const struct gpu_config *cfg, struct mem_system *ms,
-            char *priv, size_t priv_stride, struct err *e)
+            char *priv, size_t priv_stride, void *cls_priv, struct err *e)
 {
     memset(sm, 0, sizeof *sm);
     sm->id = id;
@@ -156,15 +197,9 @@ int sm_init(struct sm *sm, uint32_t id, const struct gpu_config *cfg, struct mem
         else if (iclass_is_mem(c))
             u = SM_UNIT_MEM;
         sm->unit_map[c] = u;
-        /* latency and II come from the operation's own unit (as GPGPU-Sim's
-         * per-opcode latencies); the fallback unit is only the structure */
-        unsigned own = c == ICLASS_SFU ? SM_UNIT_SFU
-                       : c == ICLASS_DP  ? SM_UNIT_DP
-                       : c == ICLASS_INT ? SM_UNIT_INT
-                                         : SM_UNIT_SP;
-        sm->cls_latency[c] = sm->pipes[own].latency;
-        sm->cls_ii[c] = sm->pipes[own].ii;
+        sm->cls_ii[c] = sm->pipes[sm_own_unit(c)].ii;
     }
+    sm_class_latency(cfg, sm->cls_latency);
     uint32_t maxlat = 2;
     for (int u = 0; u < SM_UNIT_COUNT; u++)
         if (sm->pipes[u].latency + 2 > maxlat)
@@ -186,6 +221,24 @@ int sm_init(struct sm *sm, uint32_t id, const struct gpu_config *cfg, struct mem
     for (uint32_t i = 0; i < sm->ntok; i++)
         sm->tok[i].next_free = i + 1;
     sm->tok_free = 0;
+    sm->board.n_units = sm->nunits;
+    sm->board.tag = xcalloc((size_t)sm->nunits * SCHED_MAX_WARPS, sizeof *sm->board.tag);
+    sm->board.score = xcalloc((size_t)sm->nunits * SCHED_MAX_WARPS, sizeof *sm->board.score);
+    for (uint32_t u = 0; u < sm->nunits; u++) {
+        sm->units[u].view.warp_tag = sm->board.tag + (size_t)u * SCHED_MAX_WARPS;
+        sm->units[u].view.warp_score = sm->board.score + (size_t)u * SCHED_MAX_WARPS;
+    }
+    struct param_set ps;
+    int rc = registry_classify(cfg->classifier, &sm->cls_ops, &ps, e);
+    if (rc != WS_OK)
+        return rc;
+    sm->cls_priv = cls_priv;
+    struct classify_init cin = {sm->nslots, id, sm->nunits, &sm->board};
+    if (sm->cls_ops->init) {
+        rc = sm->cls_ops->init(sm->cls_priv, &ps, &cin, e);
+        if (rc != WS_OK)
+            return rc;
+    }
     memsys_set_listener(ms, id, mem_listener, sm);
     return WS_OK;
 }
@@ -193,6 +246,9 @@ int sm_init(struct sm *sm, uint32_t id, const struct gpu_config *cfg, struct mem
 void sm_fini(struct sm *sm)
 {
     free(sm->units);
+    free(sm->board.tag);
+    free(sm->board.score);
+    free(sm->scratch);
     for (int u = 0; u < SM_UNIT_COUNT; u++)
         free(sm->pipes[u].free_at);
     if (sm->wheel)
@@ -212,6 +268,45 @@ void sm_fini(struct sm *sm)
     memset(sm, 0, sizeof *sm);
 }
 
+/* Per-kernel scratch bytes of one policy instance, rounded up for alignment. */
+static size_t scratch_bytes(size_t n)
+{
+    size_t align = _Alignof(max_align_t);
+    return (n + align - 1) / align * align;
+}
+
+/* Size, allocate (zeroed, reused across kernels) and hand out the policies'
+ * per-kernel scratch areas: the classifier's and one per scheduler unit. */
+static void kernel_scratch(struct sm *sm)
+{
+    const struct sched_kernel *k = &sm->kinfo;
+    sm->cls_kinfo = *k;
+    sm->cls_kinfo.scratch_size =
+        sm->cls_ops->kernel_scratch ? sm->cls_ops->kernel_scratch(sm->cls_priv, k) : 0;
+    size_t total = scratch_bytes(sm->cls_kinfo.scratch_size);
+    for (uint32_t u = 0; u < sm->nunits; u++) {
+        struct sm_sched_unit *U = &sm->units[u];
+        U->kinfo = *k;
+        U->kinfo.scratch_size = U->ops->kernel_scratch ? U->ops->kernel_scratch(U->priv, k) : 0;
+        total += scratch_bytes(U->kinfo.scratch_size);
+    }
+    if (total > sm->scratch_cap) {
+        free(sm->scratch);
+        sm->scratch = xmalloc(total);
+        sm->scratch_cap = total;
+    }
+    if (total)
+        memset(sm->scratch, 0, total);
+    char *at = sm->scratch;
+    sm->cls_kinfo.scratch = sm->cls_kinfo.scratch_size ? at : NULL;
+    at += scratch_bytes(sm->cls_kinfo.scratch_size);
+    for (uint32_t u = 0; u < sm->nunits; u++) {
+        struct sm_sched_unit *U = &sm->units[u];
+        U->kinfo.scratch = U->kinfo.scratch_size ? at : NULL;
+        at += scratch_bytes(U->kinfo.scratch_size);
+    }
+}
+
 void sm_launch_begin(struct sm *sm, struct timing_launch *L, uint32_t nregs, uint64_t now)
 {
     sm->L = L;
@@ -227,15 +322,22 @@ void sm_launch_begin(struct sm *sm, struct timing_launch *L, uint32_t nregs, uin
         .m = L->m,
         .an = L->an,
         .l1d_lines = sm->cfg->l1d.sets * sm->cfg->l1d.assoc,
+        .class_latency = sm->cls_latency,
+        .phase = L->phase,
     };
+    kernel_scratch(sm);
     struct sched_event ev;
     memset(&ev, 0, sizeof ev);
     ev.kind = SCHED_EV_KERNEL_START;
     ev.slot = -1;
-    ev.kernel = &sm->kinfo;
+    ev.kernel = &sm->cls_kinfo;
     ev.now = now;
-    for (uint32_t u = 0; u < sm->nunits; u++)
+    if (sm->cls_ops->on_event)
+        sm->cls_ops->on_event(sm->cls_priv, &ev);
+    for (uint32_t u = 0; u < sm->nunits; u++) {
+        ev.kernel = &sm->units[u].kinfo;
         unit_event(sm, u, &ev);
+    }
 }
 
 /* ---- warp state --------------------------------------------------------------- */
@@ -520,8 +622,7 @@ static void barrier_scan(struct sm *sm, uint32_t cta_slot, uint64_t now)
         ev.slot = -1;
         ev.cta = cta_slot;
         ev.now = now;
-        for (uint32_t u = 0; u < sm->nunits; u++)
-            unit_event(sm, u, &ev);
+        sm_event(sm, &ev, 1);
     }
 }
 
@@ -574,7 +675,11 @@ static int issue(struct sm *sm, uint32_t slot, uint64_t now, struct err *e)
             mi->mask = tr.mask;
             memcpy(mi->addr, tr.addr, sizeof mi->addr);
             mi->token = t;
-            mi->policy_tag = 0;
+            struct classify_req cr = {.slot = slot, .pc = pc, .cta = w->cta_slot, .age = w->age,
+                                      .space = tr.space, .is_store = tr.is_store,
+                                      .is_atomic = tr.is_atomic, .lanes = popc32(tr.mask),
+                                      .now = now};
+            mi->policy_tag = sm->cls_ops->tag(sm->cls_priv, &cr);
             if (!store)
                 scoreboard_reserve(&sm->sb, slot, regs, is_long);
             else
@@ -598,13 +703,21 @@ static int issue(struct sm *sm, uint32_t slot, uint64_t now, struct err *e)
         w->pend_wb++;
         sm->c.alu_inflight++;
     }
-    slot_event(sm, (int32_t)slot, SCHED_EV_ISSUE, pc, now);
+    uint32_t nact;
+    uint32_t npc = tr.exited ? PC_EXIT : warp_next_pc(w, &nact);
+    struct sched_event iev;
+    memset(&iev, 0, sizeof iev);
+    iev.kind = SCHED_EV_ISSUE;
+    iev.pc = pc;
+    iev.now = now;
+    iev.next_pc = npc;
+    iev.taken = ic == ICLASS_BRANCH && npc != pc + 1;
+    warp_event(sm, (int32_t)slot, &iev);
     /* the instruction buffer: pop the issued entry; flush on a control hazard */
     if (w->ib_n > 0 && w->ib_pc == pc) {
         w->ib_pc++;
         w->ib_n--;
     }
-    uint32_t nact;
     if (tr.exited) {
         w->done = 1;
         w->finish = now;
@@ -615,7 +728,6 @@ static int issue(struct sm *sm, uint32_t slot, uint64_t now, struct err *e)
             c->last_finish = now;
         slot_event(sm, (int32_t)slot, SCHED_EV_WARP_EXIT, pc, now);
     }
-    uint32_t npc = warp_next_pc(w, &nact);
     if (npc != w->ib_pc) {
         w->ib_pc = npc;
         w->ib_n = 0;

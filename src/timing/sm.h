@@ -22,6 +22,7 @@
 #include "base/err.h"
 #include "config/config.h"
 #include "func/func.h"
+#include "policy/classify/classify.h"
 #include "policy/sched/sched.h"
 #include "timing/memsys.h"
 #include "timing/scoreboard.h"
@@ -96,6 +97,7 @@ struct sm_sched_unit {
     uint64_t unit_mask[SM_UNIT_COUNT]; /* slots whose next instruction needs this unit */
     uint64_t next_issue;            /* issue_interval */
     int last_class;                 /* class of the last cycle (for skipped cycles) */
+    struct sched_kernel kinfo;      /* the kernel's facts with this unit's scratch */
 };
 
 struct sm_wb {
@@ -121,6 +123,12 @@ struct sm {
     struct mem_system *ms;
     struct timing_launch *L; /* current launch, NULL between launches */
     struct sched_kernel kinfo; /* what the policies know of the current launch */
+    const struct classify_ops *cls_ops; /* the request classifier (sm.classifier) */
+    void *cls_priv;
+    struct sched_kernel cls_kinfo;      /* kinfo with the classifier's scratch */
+    struct classify_board board;        /* per-warp tag and score, read by the units */
+    char *scratch;                      /* the policies' per-kernel scratch areas */
+    size_t scratch_cap;
 
     struct sm_warp *warps;
     uint32_t nslots;
@@ -159,13 +167,19 @@ struct sm {
     struct sm_counters c;
 };
 
-/* Build SM `id` (policies resolved from cfg->sched).  The policy priv
- * blocks of its units lie at priv + u * priv_stride (zeroed, owned by the
- * caller: the engine allocates every SM's in one array so that the policy's
- * stats hook can sum over all instances). */
+/* Build SM `id` (policies resolved from cfg->sched and cfg->classifier).
+ * The policy priv blocks of its units lie at priv + u * priv_stride, the
+ * classifier's at cls_priv (zeroed, owned by the caller: the engine allocates
+ * every SM's in one array per kind so that a policy's stats hook can sum over
+ * all instances). */
 int sm_init(struct sm *sm, uint32_t id, const struct gpu_config *cfg, struct mem_system *ms,
-            char *priv, size_t priv_stride, struct err *e);
+            char *priv, size_t priv_stride, void *cls_priv, struct err *e);
 void sm_fini(struct sm *sm);
+
+/* The issue-to-writeback latency of every enum inst_class on an SM of cfg,
+ * lat[ICLASS_COUNT] (memory classes: the SP pipeline's; their real latency
+ * is the memory system's).  Policies see it as sched_kernel.class_latency. */
+void sm_class_latency(const struct gpu_config *cfg, uint32_t *lat);
 
 /* Prepare for a launch (scoreboard sized for nregs registers). */
 void sm_launch_begin(struct sm *sm, struct timing_launch *L, uint32_t nregs, uint64_t now);

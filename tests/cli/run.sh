@@ -107,6 +107,12 @@ expect ptx-truncated 1 'truncated.ptx:[0-9]+:[0-9]+:' -- "$ws" ptx "$data/trunca
 expect ptx-loops 0 'L0 +header B1 \(PC 6\), PCs 6-9, depth 1' -- "$ws" ptx "$data/loops.ptx"
 expect ptx-reconv 0 'PCs +0-5 .*reconverges at PC 10' -- "$ws" ptx "$data/loops.ptx"
 expect ptx-params 0 'param +loopsum_param_1 +.u32 4 bytes at offset 8' -- "$ws" ptx "$data/loops.ptx"
+# one phase per block; at gtx480's 4-cycle SP/INT latencies and bra at issue cost 1:
+# B0 = 5 x 4 + 1, B1 = 3 x 4 + 1, B2 = 4 x 4 + st 1 + ret 4
+expect ptx-phases 0 'phases: 3, shortest 13, longest 21 cycles' -- "$ws" ptx "$data/loops.ptx"
+expect ptx-phase-line 0 'P1 +PCs +6-9 +\(B1\), length 13' -- "$ws" ptx "$data/loops.ptx"
+expect ptx-phases-config 0 'phases: 3, shortest 25, longest 41 cycles' -- "$ws" ptx "$data/loops.ptx" --config "$data/sp8.cfg"
+expect ptx-bad-config 2 "warpsim ptx: --config 'nosuch'" -- "$ws" ptx "$data/loops.ptx" --config nosuch
 
 # timing model: configuration, schedulers, statistics files, compare
 expect run-timing 0 'gpu_sim_cycle +[0-9]+' -- "$ws" run vecadd --size small

@@ -1,9 +1,14 @@
 /* test_conformance.c: contract checks run over EVERY registered policy (the
- * generated tables of src/policy/registry.h), so a new policy file is covered
- * without editing this test.  Schedulers: thousands of seeded random views
- * and events; never a non-ready slot, -1 when nothing is ready,
- * deterministic.  Caches: victims within the candidates for every way count,
- * deterministic.  DRAM: index < n of a ready bank or -1, deterministic. */
+ * generated tables of src/policy/registry.h, with the test-only ones), so a
+ * new policy file is covered without editing this test.  The policies see
+ * real kernel facts: a workload kernel (memc) parsed and analysed, its
+ * phases sized at the gtx480 latencies, its PCs in views, events and
+ * accesses, and a per-kernel scratch area as the SM gives it.  Schedulers:
+ * thousands of seeded random views and events; never a non-ready slot, -1
+ * when nothing is ready, deterministic.  Caches: victims within the
+ * candidates for every way count, deterministic.  DRAM: index < n of a
+ * ready bank or -1, deterministic.  Classifiers: deterministic tags, values
+ * published only for live slots. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,22 +18,103 @@
 
 #include <cmocka.h>
 
+#include "analysis/analysis.h"
+#include "analysis/phase.h"
+#include "base/file.h"
+#include "base/rng.h"
+#include "config/config.h"
 #include "policy/registry.h"
+#include "ptx/parser.h"
+#include "timing/sm.h"
 
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static uint64_t rng_mask(uint64_t *s, uint32_t nbits)
+static uint64_t rng_mask(struct rng *s, uint32_t nbits)
 {
     uint64_t m = rng_next(s) & rng_next(s); /* about a quarter of the bits */
     if (rng_next(s) & 1)
         m |= rng_next(s);
     return nbits >= 64 ? m : m & ((1ull << nbits) - 1);
+}
+
+/* ---- the kernel every policy sees ---- */
+
+struct kfacts {
+    struct ptx_module *m;
+    struct analysis *an;
+    struct pc_phase *phase;
+    uint32_t lat[ICLASS_COUNT];
+    struct sched_kernel k;
+    uint32_t first, n;     /* PCs of the kernel */
+    uint32_t mem_pc[64];   /* its global memory instructions */
+    uint32_t nmem;
+};
+
+static struct kfacts K;
+
+static int kfacts_load(void **state)
+{
+    (void)state;
+    struct err e;
+    err_clear(&e);
+    char *text;
+    size_t len;
+    if (file_read_all(WS_SOURCE_DIR "/workloads/memc/memc.ptx", &text, &len, &e) != WS_OK ||
+        ptx_parse(text, len, "memc.ptx", &K.m, &e) != WS_OK ||
+        analysis_run(K.m, &K.an, &e) != WS_OK) {
+        fprintf(stderr, "%s\n", e.msg);
+        return -1;
+    }
+    free(text);
+    uint32_t fi = 0;
+    while (fi < K.m->nfuncs && !K.m->funcs[fi].is_entry)
+        fi++;
+    if (fi == K.m->nfuncs || K.an->nloops == 0)
+        return -1;
+    struct gpu_config cfg;
+    config_defaults(&cfg);
+    sm_class_latency(&cfg, K.lat);
+    K.phase = calloc(K.m->ninsts, sizeof *K.phase);
+    phase_size(K.m, K.an, K.lat, 1, K.phase, NULL);
+    K.first = K.m->funcs[fi].first_pc;
+    K.n = K.m->funcs[fi].ninsts;
+    for (uint32_t pc = K.first; pc < K.first + K.n && K.nmem < 64; pc++) {
+        unsigned c = K.an->pc[pc].iclass;
+        if (c == ICLASS_LOAD_GLOBAL || c == ICLASS_STORE_GLOBAL || c == ICLASS_ATOMIC)
+            K.mem_pc[K.nmem++] = pc;
+    }
+    if (K.nmem == 0)
+        return -1;
+    K.k = (struct sched_kernel){.name = K.m->funcs[fi].name, .func = fi, .m = K.m, .an = K.an,
+                                .l1d_lines = cfg.l1d.sets * cfg.l1d.assoc,
+                                .class_latency = K.lat, .phase = K.phase};
+    return 0;
+}
+
+static int kfacts_free(void **state)
+{
+    (void)state;
+    free(K.phase);
+    analysis_free(K.an);
+    ptx_module_free(K.m);
+    return 0;
+}
+
+/* A PC of the kernel. */
+static uint32_t kpc(struct rng *rng)
+{
+    return K.first + (uint32_t)(rng_next(rng) % K.n);
+}
+
+/* The kernel's facts with this instance's scratch (allocated as the SM
+ * does: zeroed, sized by the policy); *area receives the allocation. */
+static struct sched_kernel kernel_for(size_t (*scratch)(const void *, const struct sched_kernel *),
+                                      const void *priv, void **area)
+{
+    struct sched_kernel k = K.k;
+    k.scratch_size = scratch ? scratch(priv, &k) : 0;
+    free(*area);
+    *area = k.scratch_size ? calloc(1, k.scratch_size) : NULL;
+    k.scratch = *area;
+    return k;
 }
 
 /* ---- schedulers ---- */
@@ -52,29 +138,53 @@ static void *sched_new(const struct sched_ops *ops, uint32_t nslots)
     return priv;
 }
 
-static void sched_emit(const struct sched_ops *ops, void *priv, uint32_t kind, int32_t slot,
-                       uint64_t age, uint64_t now, uint64_t *rng)
+/* A random event of `kind`, with real PCs (KERNEL_START: the kernel). */
+static struct sched_event event_of(uint32_t kind, int32_t slot, uint64_t age, uint64_t now,
+                                   const struct sched_kernel *k, struct rng *rng)
 {
-    if (!ops->on_event)
-        return;
-    struct sched_event ev = {.kind = kind, .slot = slot, .pc = (uint32_t)(rng_next(rng) % 64),
+    uint32_t pc = kpc(rng);
+    int taken = kind == SCHED_EV_ISSUE && (rng_next(rng) & 1);
+    struct sched_event ev = {.kind = kind, .slot = slot, .pc = pc,
                              .cta = (uint32_t)(rng_next(rng) % 4), .age = age,
                              .addr = rng_next(rng) % 1024, .hit = (uint8_t)(rng_next(rng) & 1),
+                             .lanes = 32, .accesses = 1 + (uint32_t)(rng_next(rng) % 32),
+                             .kernel = kind == SCHED_EV_KERNEL_START ? k : NULL,
+                             .next_pc = taken ? kpc(rng) : pc + 1, .taken = (uint8_t)taken,
                              .now = now};
-    ops->on_event(priv, &ev);
+    return ev;
+}
+
+struct sched_inst {
+    const struct sched_ops *ops;
+    void *priv;
+    void *scratch;
+    struct sched_kernel k;
+};
+
+static void sched_emit(struct sched_inst *I, uint32_t kind, int32_t slot, uint64_t age,
+                       uint64_t now, struct rng *rng)
+{
+    if (kind == SCHED_EV_KERNEL_START)
+        I->k = kernel_for(I->ops->kernel_scratch, I->priv, &I->scratch);
+    struct sched_event ev = event_of(kind, slot, age, now, &I->k, rng);
+    if (I->ops->on_event)
+        I->ops->on_event(I->priv, &ev);
 }
 
 /* Run one seeded sequence, checking every pick; the picks go to out. */
 static void sched_sequence(const struct sched_ops *ops, uint64_t seed, uint32_t nslots, int *out)
 {
-    uint64_t rng = seed;
-    void *priv = sched_new(ops, nslots);
+    struct rng rng;
+    rng_init(&rng, seed);
+    struct sched_inst I = {.ops = ops, .priv = sched_new(ops, nslots)};
     uint64_t age[SCHED_MAX_WARPS] = {0};
+    uint32_t wtag[SCHED_MAX_WARPS];
+    int64_t wscore[SCHED_MAX_WARPS];
     uint32_t pc[SCHED_MAX_WARPS] = {0}, active[SCHED_MAX_WARPS] = {0}, cta[SCHED_MAX_WARPS] = {0};
     uint64_t next_age = 0, valid = 0;
     int32_t last = -1;
     uint64_t slots = nslots >= 64 ? ~0ull : (1ull << nslots) - 1;
-    sched_emit(ops, priv, SCHED_EV_KERNEL_START, -1, 0, 0, &rng);
+    sched_emit(&I, SCHED_EV_KERNEL_START, -1, 0, 0, &rng);
     for (uint32_t step = 0; step < SCHED_STEPS; step++) {
         /* launches and exits */
         uint64_t change = rng_next(&rng) % 8 == 0 ? rng_mask(&rng, nslots) & slots : 0;
@@ -82,7 +192,7 @@ static void sched_sequence(const struct sched_ops *ops, uint64_t seed, uint32_t 
             int s = __builtin_ctzll(c);
             if (valid >> s & 1) {
                 valid &= ~(1ull << s);
-                sched_emit(ops, priv, SCHED_EV_WARP_EXIT, s, age[s], step, &rng);
+                sched_emit(&I, SCHED_EV_WARP_EXIT, s, age[s], step, &rng);
                 if (last == s)
                     last = -1;
             } else {
@@ -91,12 +201,14 @@ static void sched_sequence(const struct sched_ops *ops, uint64_t seed, uint32_t 
                 pc[s] = 0;
                 active[s] = 32;
                 cta[s] = (uint32_t)s / 4;
-                sched_emit(ops, priv, SCHED_EV_WARP_LAUNCH, s, age[s], step, &rng);
+                sched_emit(&I, SCHED_EV_WARP_LAUNCH, s, age[s], step, &rng);
             }
         }
         for (uint32_t s = 0; s < nslots; s++) {
-            pc[s] = (uint32_t)(rng_next(&rng) % 64);
+            pc[s] = kpc(&rng);
             active[s] = (uint32_t)(rng_next(&rng) % 33);
+            wtag[s] = (uint32_t)(rng_next(&rng) % 4);
+            wscore[s] = (int64_t)(rng_next(&rng) % 1000) - 500;
         }
         uint64_t ready = rng_next(&rng) % 10 == 0 ? 0 : rng_mask(&rng, nslots) & valid;
         uint64_t longop = rng_mask(&rng, nslots) & valid & ~ready;
@@ -106,8 +218,9 @@ static void sched_sequence(const struct sched_ops *ops, uint64_t seed, uint32_t 
             .next_is_load = rng_mask(&rng, nslots) & valid,
             .next_is_mem = rng_mask(&rng, nslots) & valid, .long_op_pending = longop,
             .at_barrier = barrier, .age = age, .pc = pc, .active = active, .cta = cta,
-            .pcinfo = NULL, .last_issued = last, .now = step};
-        int p = ops->pick(priv, &v);
+            .pcinfo = K.an->pc, .warp_tag = wtag, .warp_score = wscore, .last_issued = last,
+            .now = step};
+        int p = ops->pick(I.priv, &v);
         out[step] = p;
         if (!ready)
             assert_int_equal(p, -1);
@@ -115,7 +228,7 @@ static void sched_sequence(const struct sched_ops *ops, uint64_t seed, uint32_t 
             assert_true(p >= 0 && (uint32_t)p < nslots);
             assert_true(ready >> p & 1);
             last = p;
-            sched_emit(ops, priv, SCHED_EV_ISSUE, p, age[p], step, &rng);
+            sched_emit(&I, SCHED_EV_ISSUE, p, age[p], step, &rng);
         }
         /* other events, on random live slots */
         uint32_t k = (uint32_t)(rng_next(&rng) % 8);
@@ -128,19 +241,20 @@ static void sched_sequence(const struct sched_ops *ops, uint64_t seed, uint32_t 
             s = __builtin_ctzll(m);
         }
         switch (k) {
-        case 0: sched_emit(ops, priv, SCHED_EV_LOAD_DONE, s, 0, step, &rng); break;
-        case 1: sched_emit(ops, priv, SCHED_EV_L1D_ACCESS, s, 0, step, &rng); break;
-        case 2: sched_emit(ops, priv, SCHED_EV_L1D_EVICT, s, 0, step, &rng); break;
-        case 3: sched_emit(ops, priv, SCHED_EV_BARRIER, s, 0, step, &rng); break;
-        case 4: sched_emit(ops, priv, SCHED_EV_BARRIER_RELEASE, -1, 0, step, &rng); break;
+        case 0: sched_emit(&I, SCHED_EV_LOAD_DONE, s, 0, step, &rng); break;
+        case 1: sched_emit(&I, SCHED_EV_L1D_ACCESS, s, 0, step, &rng); break;
+        case 2: sched_emit(&I, SCHED_EV_L1D_EVICT, s, 0, step, &rng); break;
+        case 3: sched_emit(&I, SCHED_EV_BARRIER, s, 0, step, &rng); break;
+        case 4: sched_emit(&I, SCHED_EV_BARRIER_RELEASE, -1, 0, step, &rng); break;
         case 5:
             if (rng_next(&rng) % 50 == 0)
-                sched_emit(ops, priv, SCHED_EV_KERNEL_START, -1, 0, step, &rng);
+                sched_emit(&I, SCHED_EV_KERNEL_START, -1, 0, step, &rng);
             break;
         default: break;
         }
     }
-    free(priv);
+    free(I.priv);
+    free(I.scratch);
 }
 
 static void test_sched_all(void **state)
@@ -192,16 +306,18 @@ static void cache_sequence(const struct cache_policy_ops *ops, uint32_t ways, ui
     struct cache_policy_init in = {.sets = CACHE_SETS, .ways = ways, .instance = 3, .seed = 42};
     assert_int_equal(ops->init(priv, &ps, &in, &e), WS_OK);
     struct line *lines = calloc((size_t)CACHE_SETS * ways, sizeof *lines);
-    uint64_t rng = seed;
+    struct rng rng;
+    rng_init(&rng, seed);
     *nvict = 0;
     for (uint32_t step = 0; step < CACHE_STEPS; step++) {
         uint64_t addr = rng_next(&rng) % (CACHE_SETS * ways * 3);
         if (rng_next(&rng) % 3 == 0)
             addr = rng_next(&rng) % (CACHE_SETS * 2); /* a hot subset */
         uint32_t set = (uint32_t)(addr % CACHE_SETS);
-        struct cache_access a = {.line_addr = addr, .pc = (uint32_t)(addr % 7) * 8, .sm = 0,
+        struct cache_access a = {.line_addr = addr, .pc = K.mem_pc[addr % K.nmem], .sm = 0,
                                  .warp = (int32_t)(rng_next(&rng) % 48), .warp_age = step,
-                                 .is_write = (uint8_t)(rng_next(&rng) % 5 == 0), .tag = 0};
+                                 .is_write = (uint8_t)(rng_next(&rng) % 5 == 0),
+                                 .tag = (uint32_t)(rng_next(&rng) % 4)};
         struct line *row = lines + (size_t)set * ways;
         int hit = -1, free_way = -1;
         for (uint32_t w = 0; w < ways; w++) {
@@ -293,7 +409,8 @@ static void test_dram_all(void **state)
             assert_int_equal(ops->init(pa, &ps, 16, &e), WS_OK);
             assert_int_equal(ops->init(pb, &ps, 16, &e), WS_OK);
         }
-        uint64_t rng = 5 + i;
+        struct rng rng;
+        rng_init(&rng, 5 + i);
         int served = 0;
         for (int step = 0; step < 5000; step++) {
             uint32_t bank[DRAM_MAXQ], row[DRAM_MAXQ], tag[DRAM_MAXQ];
@@ -334,12 +451,114 @@ static void test_dram_all(void **state)
     }
 }
 
+/* ---- request classifiers ---- */
+
+#define CLS_STEPS 4000
+#define CLS_UNITS 2
+
+/* One seeded sequence on an SM of nslots slots: launches, exits, issues,
+ * memory events and kernel starts; every memory instruction asks for a tag
+ * (into tags).  Nothing may be published for a slot the SM does not have. */
+static void classify_sequence(const struct classify_ops *ops, uint64_t seed, uint32_t nslots,
+                              uint32_t *tags)
+{
+    struct param_set ps;
+    struct err e;
+    const struct classify_ops *found = NULL;
+    err_clear(&e);
+    assert_int_equal(registry_classify(ops->name, &found, &ps, &e), WS_OK);
+    assert_ptr_equal(found, ops);
+    void *priv = calloc(1, ops->priv_size ? ops->priv_size : 1);
+    static uint32_t btag[CLS_UNITS * SCHED_MAX_WARPS];
+    static int64_t bscore[CLS_UNITS * SCHED_MAX_WARPS];
+    memset(btag, 0, sizeof btag);
+    memset(bscore, 0, sizeof bscore);
+    struct classify_board board = {CLS_UNITS, btag, bscore};
+    if (ops->init) {
+        struct classify_init in = {nslots, 0, CLS_UNITS, &board};
+        assert_int_equal(ops->init(priv, &ps, &in, &e), WS_OK);
+    }
+    struct rng rng;
+    rng_init(&rng, seed);
+    uint64_t age[CLS_UNITS * SCHED_MAX_WARPS] = {0}, next_age = 0, live = 0;
+    void *scratch = NULL;
+    struct sched_kernel k = kernel_for(ops->kernel_scratch, priv, &scratch);
+    struct sched_event ev = event_of(SCHED_EV_KERNEL_START, -1, 0, 0, &k, &rng);
+    if (ops->on_event)
+        ops->on_event(priv, &ev);
+    for (uint32_t step = 0; step < CLS_STEPS; step++) {
+        uint32_t s = (uint32_t)(rng_next(&rng) % nslots);
+        uint32_t kind = SCHED_EV_ISSUE;
+        if (!(live >> s & 1)) {
+            live |= 1ull << s;
+            age[s] = next_age++;
+            kind = SCHED_EV_WARP_LAUNCH;
+        } else if (rng_next(&rng) % 16 == 0) {
+            live &= ~(1ull << s);
+            kind = SCHED_EV_WARP_EXIT;
+        } else if (rng_next(&rng) % 3 == 0) {
+            static const uint32_t mem_kinds[] = {SCHED_EV_MEM_ISSUE, SCHED_EV_L1D_ACCESS,
+                                                 SCHED_EV_LOAD_DONE, SCHED_EV_L1D_EVICT,
+                                                 SCHED_EV_STORE, SCHED_EV_BARRIER};
+            kind = mem_kinds[rng_next(&rng) % 6];
+        } else if (rng_next(&rng) % 500 == 0) {
+            kind = SCHED_EV_KERNEL_START;
+            k = kernel_for(ops->kernel_scratch, priv, &scratch);
+        }
+        int32_t slot = kind == SCHED_EV_KERNEL_START ? -1 : (int32_t)s;
+        ev = event_of(kind, slot, age[s], step, &k, &rng);
+        if (kind == SCHED_EV_ISSUE && (rng_next(&rng) & 1)) {
+            struct classify_req r = {.slot = s, .pc = K.mem_pc[rng_next(&rng) % K.nmem],
+                                     .cta = s / 4, .age = age[s], .space = 1,
+                                     .is_store = (uint8_t)(rng_next(&rng) & 1), .lanes = 32,
+                                     .now = step};
+            tags[step] = ops->tag(priv, &r);
+        } else {
+            tags[step] = UINT32_MAX;
+        }
+        if (ops->on_event)
+            ops->on_event(priv, &ev);
+    }
+    /* nothing published for a slot the SM does not have */
+    for (uint32_t u = 0; u < CLS_UNITS; u++)
+        for (uint32_t i = 0; i < SCHED_MAX_WARPS; i++)
+            if (i * CLS_UNITS + u >= nslots) {
+                assert_int_equal(btag[u * SCHED_MAX_WARPS + i], 0);
+                assert_int_equal(bscore[u * SCHED_MAX_WARPS + i], 0);
+            }
+    free(scratch);
+    free(priv);
+}
+
+static void test_classify_all(void **state)
+{
+    (void)state;
+    assert_true(classify_policy_count >= 1);
+    static const uint32_t sizes[] = {1, 7, 48, 64};
+    static uint32_t a[CLS_STEPS], b[CLS_STEPS];
+    int none = 0;
+    for (unsigned i = 0; i < classify_policy_count; i++) {
+        const struct classify_ops *ops = classify_policies[i];
+        assert_non_null(ops->name);
+        assert_non_null(ops->desc);
+        assert_non_null(ops->tag);
+        none |= strcmp(ops->name, "none") == 0;
+        for (unsigned z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+            classify_sequence(ops, 300 + i * 31 + z, sizes[z], a);
+            classify_sequence(ops, 300 + i * 31 + z, sizes[z], b);
+            assert_memory_equal(a, b, sizeof a);
+        }
+    }
+    assert_true(none); /* the default */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sched_all),
         cmocka_unit_test(test_cache_all),
         cmocka_unit_test(test_dram_all),
+        cmocka_unit_test(test_classify_all),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, kfacts_load, kfacts_free);
 }

@@ -18,16 +18,8 @@
 
 #include <cmocka.h>
 
+#include "base/rng.h" /* deterministic test inputs */
 #include "warpsim.h"
-
-/* Deterministic test inputs (splitmix64). */
-static inline uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
 
 struct golden {
     ws_gpu *gpu;

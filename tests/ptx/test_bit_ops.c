@@ -171,7 +171,8 @@ static void test_bits32(void **state)
     enum { NX = sizeof(xs) / sizeof(xs[0]), NY = sizeof(ys) / sizeof(ys[0]), NR = 100,
            N = NX * NY + NR };
     uint32_t a[N], b[N], c[N];
-    uint64_t rs = 5;
+    struct rng rs;
+    rng_init(&rs, 5);
     for (int i = 0; i < N; i++) {
         if (i < NX * NY) {
             a[i] = xs[i / NY];
@@ -203,7 +204,8 @@ static void test_shift64(void **state)
     enum { N = 130 };
     uint64_t a[N];
     uint32_t b[N];
-    uint64_t rs = 11;
+    struct rng rs;
+    rng_init(&rs, 11);
     for (int i = 0; i < N; i++) {
         a[i] = (i % 4 == 0) ? 0x8000000000000001ull : (i % 4 == 1) ? ~0ull : rng_next(&rs);
         b[i] = (uint32_t)i; /* shift amount i & 63 covers 0..63 twice */

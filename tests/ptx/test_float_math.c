@@ -201,7 +201,8 @@ static void test_f32(void **state)
                                  16777216.0f, -7.75f};
     enum { NE = sizeof(edge) / sizeof(edge[0]), NR = 124, N = NE * NE + NR };
     static float a[N], b[N], c[N];
-    uint64_t rs = 3;
+    struct rng rs;
+    rng_init(&rs, 3);
     for (int i = 0; i < N; i++) {
         if (i < NE * NE) {
             a[i] = edge[i / NE];
@@ -288,7 +289,8 @@ static void test_f64(void **state)
                                   1.0000000000000002, 9007199254740993.0, -0.75};
     enum { NE = sizeof(edge) / sizeof(edge[0]), NR = 60, N = NE * NE + NR };
     static double a[N], b[N], c[N];
-    uint64_t rs = 17;
+    struct rng rs;
+    rng_init(&rs, 17);
     for (int i = 0; i < N; i++) {
         if (i < NE * NE) {
             a[i] = edge[i / NE];
@@ -377,7 +379,8 @@ static void test_f16(void **state)
                                     0x6801, 0x3c01, 0x3e00, 0x5640, 0xc500, 0x1234};
     enum { NE = sizeof(edge) / sizeof(edge[0]), NR = 100, N = NE * NE + NR };
     static uint16_t a[N], b[N], got[N * F16_OPS];
-    uint64_t rs = 31;
+    struct rng rs;
+    rng_init(&rs, 31);
     for (int i = 0; i < N; i++) {
         if (i < NE * NE) {
             a[i] = edge[i / NE];
@@ -429,7 +432,8 @@ static void test_approx(void **state)
     struct golden *g = *state;
     enum { N = 300 };
     static float a[N], b[N], got[N * APPROX_OPS];
-    uint64_t rs = 23;
+    struct rng rs;
+    rng_init(&rs, 23);
     for (int i = 0; i < N; i++) {
         a[i] = (float)((double)(int64_t)rng_next(&rs) / 9.2e18 * (i < 200 ? 4.0 : 300.0));
         b[i] = (float)((double)(int64_t)rng_next(&rs) / 9.2e18 * 20.0);

@@ -82,7 +82,8 @@ static void test_i32(void **state)
                                    0x00ffffff, 0x00800000};
     enum { NE = sizeof(edge) / sizeof(edge[0]), NR = 75, N = NE * NE + NR };
     int32_t a[N], b[N], c[N];
-    uint64_t rs = 42;
+    struct rng rs;
+    rng_init(&rs, 42);
     for (int i = 0; i < N; i++) {
         if (i < NE * NE) {
             a[i] = edge[i / NE];
@@ -141,7 +142,8 @@ static void test_i64(void **state)
                                    0x123456789abcdefll, -1000000007ll, 4294967295ll};
     enum { NE = sizeof(edge) / sizeof(edge[0]), NR = 44, N = NE * NE + NR };
     int64_t a[N], b[N], c[N];
-    uint64_t rs = 7;
+    struct rng rs;
+    rng_init(&rs, 7);
     for (int i = 0; i < N; i++) {
         if (i < NE * NE) {
             a[i] = edge[i / NE];
@@ -189,7 +191,8 @@ static void test_carry(void **state)
     struct golden *g = *state;
     enum { N = 80 };
     uint32_t a[4 * N], b[4 * N];
-    uint64_t rs = 99;
+    struct rng rs;
+    rng_init(&rs, 99);
     static const uint32_t edge[] = {0, 1, 0xffffffffu, 0x80000000u, 0x7fffffffu};
     for (int i = 0; i < N; i++) {
         for (int w = 0; w < 4; w++) {
@@ -250,7 +253,8 @@ static void test_dot(void **state)
                                          "dp2a.hi.s32.s32", "dp2a.lo.u32.u32"};
     enum { N = 150 };
     uint32_t a[N], b[N], c[N], got[5 * N], want[5 * N];
-    uint64_t rs = 1234;
+    struct rng rs;
+    rng_init(&rs, 1234);
     for (int i = 0; i < N; i++) {
         a[i] = (uint32_t)rng_next(&rs);
         b[i] = (uint32_t)rng_next(&rs);

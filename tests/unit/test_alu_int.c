@@ -1,5 +1,6 @@
 /* test_alu_int.c: integer and bit-manipulation semantics of the ALU (func/alu.h) against
  * values computed by hand from the PTX ISA descriptions or by C on the host. */
+#include "base/rng.h"
 #include "unit/test_alu_util.h"
 
 #define U32(x) ((uint64_t)(uint32_t)(x))
@@ -355,18 +356,11 @@ static void exec_lanes(enum ptx_op op, enum ptx_type t, enum ptx_sub sub, uint32
         d[l] = dst[0][l];
 }
 
-static uint64_t rng_next(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
 static void test_carry_chains(void **state)
 {
     (void)state;
-    uint64_t seed = 0x9e3779b97f4a7c15ull;
+    struct rng seed;
+    rng_init(&seed, 1);
     uint64_t a[4][32], b[4][32], r[4][32], hi[2][32], lo[2][32];
     for (unsigned l = 0; l < 32; l++) {
         for (unsigned k = 0; k < 4; k++) {

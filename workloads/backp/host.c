@@ -29,8 +29,8 @@ struct backp_net {
 
 static void backp_make(struct backp_net *n, uint32_t in, uint64_t seed)
 {
-    struct wl_rng rng;
-    wl_rng_init(&rng, seed);
+    struct rng rng;
+    rng_seed(&rng, seed);
     size_t nw = (size_t)(in + 1) * (BACKP_HID + 1);
     n->in = in;
     n->input = xmalloc((in + 1) * sizeof *n->input);
@@ -38,18 +38,18 @@ static void backp_make(struct backp_net *n, uint32_t in, uint64_t seed)
     n->oldw = xmalloc(nw * sizeof *n->oldw);
     n->input[0] = 1.0f;
     for (uint32_t i = 1; i <= in; i++)
-        n->input[i] = wl_rng_float(&rng);
+        n->input[i] = rng_float(&rng);
     /* Weights scaled by 1/sqrt(in) keep the hidden sums near the sigmoid's
      * slope (Rodinia's [0, 1) weights saturate every hidden unit, making the
      * training step a near no-op). */
     float scale = 2.0f / sqrtf((float)in);
     for (size_t i = 0; i < nw; i++) {
-        n->w[i] = scale * (2.0f * wl_rng_float(&rng) - 1.0f);
-        n->oldw[i] = 0.01f * (2.0f * wl_rng_float(&rng) - 1.0f);
+        n->w[i] = scale * (2.0f * rng_float(&rng) - 1.0f);
+        n->oldw[i] = 0.01f * (2.0f * rng_float(&rng) - 1.0f);
     }
     for (uint32_t j = 0; j <= BACKP_HID; j++)
-        n->w2[j] = 2.0f * wl_rng_float(&rng) - 1.0f;
-    n->target = wl_rng_below(&rng, 2) ? 0.9f : 0.1f;
+        n->w2[j] = 2.0f * rng_float(&rng) - 1.0f;
+    n->target = rng_below(&rng, 2) ? 0.9f : 0.1f;
 }
 
 static void backp_free(struct backp_net *n)

@@ -23,16 +23,16 @@ struct bfs_graph {
  * others anywhere. */
 static void bfs_make_graph(struct bfs_graph *g, uint32_t n, uint64_t seed)
 {
-    struct wl_rng rng;
-    wl_rng_init(&rng, seed);
+    struct rng rng;
+    rng_seed(&rng, seed);
     g->num_nodes = n;
     g->row_start = xmalloc(((size_t)n + 1) * sizeof *g->row_start);
     uint32_t *degree = xmalloc((size_t)n * sizeof *degree);
     uint32_t total = 0;
     for (uint32_t i = 0; i < n; i++) {
         /* The source, node 0, is always a hub so every seed gives a deep search. */
-        degree[i] = i == 0 || wl_rng_below(&rng, 16) == 0 ? 16 + wl_rng_below(&rng, 64)
-                                                          : wl_rng_below(&rng, 6);
+        degree[i] = i == 0 || rng_below(&rng, 16) == 0 ? 16 + rng_below(&rng, 64)
+                                                          : rng_below(&rng, 6);
         g->row_start[i] = (int32_t)total;
         total += degree[i];
     }
@@ -42,10 +42,10 @@ static void bfs_make_graph(struct bfs_graph *g, uint32_t n, uint64_t seed)
     for (uint32_t i = 0; i < n; i++)
         for (uint32_t k = 0; k < degree[i]; k++) {
             uint32_t to;
-            if (wl_rng_below(&rng, 2) == 0)
-                to = (i + n + wl_rng_below(&rng, 65) - 32) % n;
+            if (rng_below(&rng, 2) == 0)
+                to = (i + n + rng_below(&rng, 65) - 32) % n;
             else
-                to = wl_rng_below(&rng, n);
+                to = rng_below(&rng, n);
             g->edges[(uint32_t)g->row_start[i] + k] = (int32_t)to;
         }
     free(degree);

@@ -31,21 +31,21 @@ struct gc_heap {
 
 /* Class 0 is the reference array; classes 1.. are plain objects with 0-8
  * reference fields scattered among 0-6 payload words. */
-static void gc_make_classes(struct gc_heap *h, struct wl_rng *rng, uint32_t *size_of)
+static void gc_make_classes(struct gc_heap *h, struct rng *rng, uint32_t *size_of)
 {
     memset(h->classes, 0, sizeof h->classes);
     h->classes[GC_ARRAY_CLASS * GC_CLASS_WORDS] = GC_KIND_REF_ARRAY;
     size_of[GC_ARRAY_CLASS] = 0; /* depends on the length */
     for (uint32_t c = 1; c < GC_NUM_CLASSES; c++) {
         uint32_t *cls = &h->classes[c * GC_CLASS_WORDS];
-        uint32_t nrefs = wl_rng_below(rng, 9);
-        uint32_t fields = nrefs + wl_rng_below(rng, 7);
+        uint32_t nrefs = rng_below(rng, 9);
+        uint32_t fields = nrefs + rng_below(rng, 7);
         /* Choose which of the fields 1..fields hold references. */
         uint8_t is_ref[GC_MAX_REFS + 8] = {0};
         for (uint32_t k = 0; k < nrefs; k++) {
             uint32_t f;
             do
-                f = 1 + wl_rng_below(rng, fields);
+                f = 1 + rng_below(rng, fields);
             while (is_ref[f]);
             is_ref[f] = 1;
         }
@@ -67,8 +67,8 @@ static void gc_make_classes(struct gc_heap *h, struct wl_rng *rng, uint32_t *siz
  * slots.  Which objects are reachable is left to the traversal. */
 static void gc_make_heap(struct gc_heap *h, uint32_t n, uint64_t seed)
 {
-    struct wl_rng rng;
-    wl_rng_init(&rng, seed);
+    struct rng rng;
+    rng_seed(&rng, seed);
     uint32_t size_of[GC_NUM_CLASSES];
     gc_make_classes(h, &rng, size_of);
 
@@ -81,19 +81,19 @@ static void gc_make_heap(struct gc_heap *h, uint32_t n, uint64_t seed)
     uint32_t addr = 1;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t c, len = 0, size;
-        if (wl_rng_below(&rng, 10) == 0) {
+        if (rng_below(&rng, 10) == 0) {
             c = GC_ARRAY_CLASS; /* mostly short arrays, a few long ones */
-            len = wl_rng_below(&rng, 8) == 0 ? 16 + wl_rng_below(&rng, 49) : wl_rng_below(&rng, 8);
+            len = rng_below(&rng, 8) == 0 ? 16 + rng_below(&rng, 49) : rng_below(&rng, 8);
             size = 1 + len;
         } else {
-            c = 1 + wl_rng_below(&rng, GC_NUM_CLASSES - 1);
+            c = 1 + rng_below(&rng, GC_NUM_CLASSES - 1);
             size = size_of[c];
         }
         cls_of[i] = c;
         len_of[i] = len;
         h->obj_addr[i] = addr;
         addr += size;
-        if (wl_rng_below(&rng, 10) < 7)
+        if (rng_below(&rng, 10) < 7)
             live[num_live++] = i;
     }
     if (num_live == 0)
@@ -110,7 +110,7 @@ static void gc_make_heap(struct gc_heap *h, uint32_t n, uint64_t seed)
         obj[0] = c | len_of[i] << 8;
         uint32_t size = c == GC_ARRAY_CLASS ? 1 + len_of[i] : size_of[c];
         for (uint32_t f = 1; f < size; f++) /* payload: anything */
-            obj[f] = (uint32_t)wl_rng_next(&rng);
+            obj[f] = (uint32_t)rng_next(&rng);
         while (next_live < num_live && live[next_live] < i)
             next_live++;
         int is_live = next_live < num_live && live[next_live] == i;
@@ -118,17 +118,17 @@ static void gc_make_heap(struct gc_heap *h, uint32_t n, uint64_t seed)
         for (uint32_t k = 0; k < nrefs; k++) {
             uint32_t f = c == GC_ARRAY_CLASS ? 1 + k : h->classes[c * GC_CLASS_WORDS + 2 + k];
             uint32_t target;
-            if (wl_rng_below(&rng, 100) < 15) {
+            if (rng_below(&rng, 100) < 15) {
                 obj[f] = 0;
                 continue;
             }
-            int near = wl_rng_below(&rng, 2) == 0;
+            int near = rng_below(&rng, 2) == 0;
             if (is_live) {
-                uint32_t j = near ? (next_live + num_live + wl_rng_below(&rng, 65) - 32) % num_live
-                                  : wl_rng_below(&rng, num_live);
+                uint32_t j = near ? (next_live + num_live + rng_below(&rng, 65) - 32) % num_live
+                                  : rng_below(&rng, num_live);
                 target = live[j];
             } else {
-                target = near ? (i + n + wl_rng_below(&rng, 65) - 32) % n : wl_rng_below(&rng, n);
+                target = near ? (i + n + rng_below(&rng, 65) - 32) % n : rng_below(&rng, n);
             }
             obj[f] = h->obj_addr[target];
         }
@@ -137,7 +137,7 @@ static void gc_make_heap(struct gc_heap *h, uint32_t n, uint64_t seed)
     h->num_roots = n / 64 + 1;
     h->roots = xmalloc((size_t)h->num_roots * sizeof *h->roots);
     for (uint32_t r = 0; r < h->num_roots; r++)
-        h->roots[r] = wl_rng_below(&rng, 20) == 0 ? 0 : h->obj_addr[live[wl_rng_below(&rng, num_live)]];
+        h->roots[r] = rng_below(&rng, 20) == 0 ? 0 : h->obj_addr[live[rng_below(&rng, num_live)]];
     free(live);
     free(len_of);
     free(cls_of);

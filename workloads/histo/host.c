@@ -16,15 +16,15 @@
  * hit the same shared bin at once; the rest are uniform. */
 static uint8_t *histo_make_data(uint32_t n, uint64_t seed)
 {
-    struct wl_rng rng;
-    wl_rng_init(&rng, seed);
+    struct rng rng;
+    rng_seed(&rng, seed);
     uint8_t hot[16];
     for (unsigned i = 0; i < 16; i++)
-        hot[i] = (uint8_t)wl_rng_below(&rng, HISTO_BINS);
+        hot[i] = (uint8_t)rng_below(&rng, HISTO_BINS);
     uint8_t *data = xmalloc(n);
     for (uint32_t i = 0; i < n; i++)
-        data[i] = wl_rng_below(&rng, 2) ? hot[wl_rng_below(&rng, 16)]
-                                        : (uint8_t)wl_rng_below(&rng, HISTO_BINS);
+        data[i] = rng_below(&rng, 2) ? hot[rng_below(&rng, 16)]
+                                        : (uint8_t)rng_below(&rng, HISTO_BINS);
     return data;
 }
 

@@ -92,18 +92,18 @@ static int hotsp_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char 
 
     /* Temperatures 320-345 K; a background power of up to 0.5 W per cell with
      * one cell in 16 a hot spot of up to 4 W. */
-    struct wl_rng rng;
-    wl_rng_init(&rng, a->seed);
+    struct rng rng;
+    rng_seed(&rng, a->seed);
     float *power = xmalloc(ncells * sizeof *power);
     float *temp = xmalloc(ncells * sizeof *temp);
     float *want = xmalloc(ncells * sizeof *want);
     float *scratch = xmalloc(ncells * sizeof *scratch);
     float *got = xmalloc(ncells * sizeof *got);
     for (size_t i = 0; i < ncells; i++) {
-        temp[i] = 320.0f + 25.0f * wl_rng_float(&rng);
-        power[i] = 0.5f * wl_rng_float(&rng);
-        if (wl_rng_below(&rng, 16) == 0)
-            power[i] += 4.0f * wl_rng_float(&rng);
+        temp[i] = 320.0f + 25.0f * rng_float(&rng);
+        power[i] = 0.5f * rng_float(&rng);
+        if (rng_below(&rng, 16) == 0)
+            power[i] += 4.0f * rng_float(&rng);
     }
 
     ws_devptr d_power = 0, d_temp[2] = {0, 0};

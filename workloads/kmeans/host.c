@@ -24,17 +24,17 @@ struct kmeans_shape {
  * up to 0.15 per feature; stored point-major as the input file would be. */
 static float *kmeans_make_points(const struct kmeans_shape *s, uint64_t seed)
 {
-    struct wl_rng rng;
-    wl_rng_init(&rng, seed);
+    struct rng rng;
+    rng_seed(&rng, seed);
     float *centres = xmalloc((size_t)s->nclusters * s->nfeatures * sizeof *centres);
     for (size_t i = 0; i < (size_t)s->nclusters * s->nfeatures; i++)
-        centres[i] = wl_rng_float(&rng);
+        centres[i] = rng_float(&rng);
     float *points = xmalloc((size_t)s->npoints * s->nfeatures * sizeof *points);
     for (uint32_t p = 0; p < s->npoints; p++) {
-        uint32_t c = wl_rng_below(&rng, s->nclusters);
+        uint32_t c = rng_below(&rng, s->nclusters);
         for (uint32_t f = 0; f < s->nfeatures; f++)
             points[(size_t)p * s->nfeatures + f] =
-                centres[(size_t)c * s->nfeatures + f] + 0.3f * (wl_rng_float(&rng) - 0.5f);
+                centres[(size_t)c * s->nfeatures + f] + 0.3f * (rng_float(&rng) - 0.5f);
     }
     free(centres);
     return points;

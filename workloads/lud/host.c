@@ -18,18 +18,18 @@
  * factors are well conditioned. */
 static float *lud_make(uint32_t n, uint64_t seed)
 {
-    struct wl_rng rng;
-    wl_rng_init(&rng, seed);
+    struct rng rng;
+    rng_seed(&rng, seed);
     float *a = xmalloc((size_t)n * n * sizeof *a);
     for (uint32_t i = 0; i < n; i++) {
         double off = 0.0;
         for (uint32_t j = 0; j < n; j++) {
-            float v = 2.0f * wl_rng_float(&rng) - 1.0f;
+            float v = 2.0f * rng_float(&rng) - 1.0f;
             a[(size_t)i * n + j] = v;
             if (j != i)
                 off += fabs(v);
         }
-        a[(size_t)i * n + i] = (float)(off + 1.0 + wl_rng_float(&rng));
+        a[(size_t)i * n + i] = (float)(off + 1.0 + rng_float(&rng));
     }
     return a;
 }

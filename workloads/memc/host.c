@@ -54,21 +54,21 @@ static uint32_t memc_hash(const uint8_t *key, uint32_t nkey)
  * optional field suffix ("user:1234:profile").  The id decides the key, so
  * different ids give different keys; keys of equal length often share their
  * first bytes, which makes the byte-wise compare run past the first byte. */
-static uint32_t memc_make_key(struct wl_rng *rng, uint32_t id, uint8_t *key)
+static uint32_t memc_make_key(struct rng *rng, uint32_t id, uint8_t *key)
 {
     static const char *const prefixes[] = {"user:", "session:", "item:", "cart:",
                                            "page:/", "obj:v2:"};
     static const char *const suffixes[] = {"", "", ":name", ":profile", ":avatar",
                                            ":friends", ":settings"};
     char buf[64];
-    int len = snprintf(buf, sizeof buf, "%s%u%s", prefixes[wl_rng_below(rng, 6)], id,
-                       suffixes[wl_rng_below(rng, 7)]);
+    int len = snprintf(buf, sizeof buf, "%s%u%s", prefixes[rng_below(rng, 6)], id,
+                       suffixes[rng_below(rng, 7)]);
     memset(key, 0, MEMC_KEY_MAX);
     memcpy(key, buf, (size_t)len);
     return (uint32_t)len;
 }
 
-static void memc_make_store(struct memc_store *s, struct wl_rng *rng, uint32_t n)
+static void memc_make_store(struct memc_store *s, struct rng *rng, uint32_t n)
 {
     s->num_items = n;
     s->num_buckets = 1;
@@ -82,10 +82,10 @@ static void memc_make_store(struct memc_store *s, struct wl_rng *rng, uint32_t n
         struct memc_item *it = &s->items[i];
         /* Stored ids are 1000 + 3i; requests for 1000 + 3j + 1 always miss. */
         it->nkey = (uint8_t)memc_make_key(rng, 1000 + 3 * i, it->key);
-        it->nval = (uint8_t)(1 + wl_rng_below(rng, MEMC_VAL_WORDS * 4));
-        it->flags = (uint16_t)wl_rng_below(rng, 65536);
+        it->nval = (uint8_t)(1 + rng_below(rng, MEMC_VAL_WORDS * 4));
+        it->flags = (uint16_t)rng_below(rng, 65536);
         for (uint32_t w = 0; w < ((uint32_t)it->nval + 3) / 4; w++)
-            it->val[w] = (uint32_t)wl_rng_next(rng);
+            it->val[w] = (uint32_t)rng_next(rng);
         if (it->nval % 4) /* bytes past the value's end are zero, as after memcpy */
             it->val[it->nval / 4] &= 0xFFFFFFFFu >> (8 * (4 - it->nval % 4));
         /* Insert at the head of the bucket's chain, as memcached does. */
@@ -98,14 +98,14 @@ static void memc_make_store(struct memc_store *s, struct wl_rng *rng, uint32_t n
 /* Requests: 85% ask for stored keys with a skewed popularity (rank u^3 of a
  * random permutation of the items: the top 1% of the items draw about a fifth
  * of the hits), the rest for keys that are not stored. */
-static void memc_make_reqs(struct memc_reqs *q, struct wl_rng *rng,
+static void memc_make_reqs(struct memc_reqs *q, struct rng *rng,
                            const struct memc_store *s, uint32_t n)
 {
     uint32_t *perm = xmalloc((size_t)s->num_items * sizeof *perm);
     for (uint32_t i = 0; i < s->num_items; i++)
         perm[i] = i;
     for (uint32_t i = s->num_items - 1; i > 0; i--) {
-        uint32_t j = wl_rng_below(rng, i + 1);
+        uint32_t j = rng_below(rng, i + 1);
         uint32_t t = perm[i];
         perm[i] = perm[j];
         perm[j] = t;
@@ -115,8 +115,8 @@ static void memc_make_reqs(struct memc_reqs *q, struct wl_rng *rng,
     q->nkey = xmalloc((size_t)n * sizeof *q->nkey);
     for (uint32_t r = 0; r < n; r++) {
         uint8_t *key = q->keys + (size_t)r * MEMC_KEY_MAX;
-        if (wl_rng_below(rng, 100) < MEMC_HIT_PERCENT) {
-            float u = wl_rng_float(rng);
+        if (rng_below(rng, 100) < MEMC_HIT_PERCENT) {
+            float u = rng_float(rng);
             uint32_t rank = (uint32_t)((float)s->num_items * u * u * u);
             if (rank >= s->num_items)
                 rank = s->num_items - 1;
@@ -124,7 +124,7 @@ static void memc_make_reqs(struct memc_reqs *q, struct wl_rng *rng,
             memcpy(key, it->key, MEMC_KEY_MAX);
             q->nkey[r] = it->nkey;
         } else {
-            q->nkey[r] = (int32_t)memc_make_key(rng, 1000 + 3 * wl_rng_below(rng, s->num_items) + 1,
+            q->nkey[r] = (int32_t)memc_make_key(rng, 1000 + 3 * rng_below(rng, s->num_items) + 1,
                                                 key);
         }
     }
@@ -177,8 +177,8 @@ static int memc_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *
 {
     static const uint32_t items_for[] = {4096, 32768, 524288};
     static const uint32_t reqs_for[] = {8192, 65536, 1048576};
-    struct wl_rng rng;
-    wl_rng_init(&rng, a->seed);
+    struct rng rng;
+    rng_seed(&rng, a->seed);
     struct memc_store s;
     struct memc_reqs q;
     memc_make_store(&s, &rng, items_for[a->size]);

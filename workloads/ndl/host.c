@@ -17,31 +17,31 @@
 
 /* A symmetric substitution matrix in the style of BLOSUM: identities score
  * 4..11, substitutions -4..3. */
-static void ndl_make_subst(struct wl_rng *rng, int32_t subst[NDL_ALPHABET][NDL_ALPHABET])
+static void ndl_make_subst(struct rng *rng, int32_t subst[NDL_ALPHABET][NDL_ALPHABET])
 {
     for (uint32_t i = 0; i < NDL_ALPHABET; i++) {
-        subst[i][i] = 4 + (int32_t)wl_rng_below(rng, 8);
+        subst[i][i] = 4 + (int32_t)rng_below(rng, 8);
         for (uint32_t j = 0; j < i; j++)
-            subst[i][j] = subst[j][i] = -4 + (int32_t)wl_rng_below(rng, 8);
+            subst[i][j] = subst[j][i] = -4 + (int32_t)rng_below(rng, 8);
     }
 }
 
 /* Two sequences of n residues: b is a mutated copy of a (70% kept, 25%
  * substituted, 5% a short insertion or deletion that shifts the rest), so the
  * best alignment wanders around the main diagonal. */
-static void ndl_make_seqs(struct wl_rng *rng, uint32_t n, uint8_t *a, uint8_t *b)
+static void ndl_make_seqs(struct rng *rng, uint32_t n, uint8_t *a, uint8_t *b)
 {
     for (uint32_t i = 0; i < n; i++)
-        a[i] = (uint8_t)wl_rng_below(rng, NDL_ALPHABET);
+        a[i] = (uint8_t)rng_below(rng, NDL_ALPHABET);
     uint32_t src = 0;
     for (uint32_t j = 0; j < n; j++) {
-        uint32_t r = wl_rng_below(rng, 100);
+        uint32_t r = rng_below(rng, 100);
         if (r >= 95)
-            src = r & 1 ? src + 1 + wl_rng_below(rng, 3) : src - (src > 2 ? 2 : src);
+            src = r & 1 ? src + 1 + rng_below(rng, 3) : src - (src > 2 ? 2 : src);
         if (r < 70 || r >= 95)
             b[j] = a[src % n];
         else
-            b[j] = (uint8_t)wl_rng_below(rng, NDL_ALPHABET);
+            b[j] = (uint8_t)rng_below(rng, NDL_ALPHABET);
         src++;
     }
 }
@@ -62,8 +62,8 @@ static int ndl_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *d
     uint32_t n = sizes[a->size];
     uint32_t cols = n + 1, tiles = n / NDL_B;
     size_t cells = (size_t)cols * cols;
-    struct wl_rng rng;
-    wl_rng_init(&rng, a->seed);
+    struct rng rng;
+    rng_seed(&rng, a->seed);
     int32_t subst[NDL_ALPHABET][NDL_ALPHABET];
     ndl_make_subst(&rng, subst);
     uint8_t *seq_a = xmalloc(n), *seq_b = xmalloc(n);

@@ -77,12 +77,12 @@ static int reduce_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char
     int32_t *in = xmalloc((size_t)n * sizeof(int32_t));
     int32_t *first = xmalloc((size_t)nb * sizeof(int32_t));
     int32_t *want = xcalloc(nb, sizeof(int32_t));
-    struct wl_rng rng;
-    wl_rng_init(&rng, a->seed);
+    struct rng rng;
+    rng_seed(&rng, a->seed);
     /* values in [-100, 100]: |sum| <= 100 n stays far inside int32 */
     int32_t want_total = 0;
     for (uint32_t i = 0; i < n; i++) {
-        in[i] = (int32_t)wl_rng_below(&rng, 201) - 100;
+        in[i] = (int32_t)rng_below(&rng, 201) - 100;
         want[i / (2 * REDUCE_BLOCK)] += in[i];
         want_total += in[i];
     }

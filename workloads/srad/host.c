@@ -104,14 +104,14 @@ static int srad_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *
     size_t bytes = npix * sizeof(float);
 
     /* As in Rodinia: pixels exp(u), u uniform in [0, 1). */
-    struct wl_rng rng;
-    wl_rng_init(&rng, a->seed);
+    struct rng rng;
+    rng_seed(&rng, a->seed);
     float *J = xmalloc(bytes);
     float *C = xmalloc(bytes);
     float *want_J = xmalloc(bytes);
     float *want_C = xmalloc(bytes);
     for (size_t i = 0; i < npix; i++)
-        J[i] = expf(wl_rng_float(&rng));
+        J[i] = expf(rng_float(&rng));
 
     ws_devptr d_J = 0, d_C = 0, d_dir[4] = {0, 0, 0, 0};
     int32_t cols = (int32_t)s->cols, rows = (int32_t)s->rows;

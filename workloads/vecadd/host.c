@@ -53,11 +53,11 @@ static int vecadd_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char
     float *hb = xmalloc((size_t)n * sizeof(float));
     float *hc = xmalloc((size_t)n * sizeof(float));
     float *want = xmalloc((size_t)n * sizeof(float));
-    struct wl_rng rng;
-    wl_rng_init(&rng, a->seed);
+    struct rng rng;
+    rng_seed(&rng, a->seed);
     for (uint32_t i = 0; i < n; i++) {
-        ha[i] = wl_rng_float(&rng) * 200.0f - 100.0f;
-        hb[i] = wl_rng_float(&rng) * 200.0f - 100.0f;
+        ha[i] = rng_float(&rng) * 200.0f - 100.0f;
+        hb[i] = rng_float(&rng) * 200.0f - 100.0f;
         want[i] = ha[i] + hb[i];
     }
     int rc = vecadd_device(gpu, mod, ha, hb, hc, n, detail, detail_len);

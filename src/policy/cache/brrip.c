@@ -1,7 +1,7 @@
 /* brrip.c: bimodal RRIP, BRRIP-HP (Jaleel et al., ISCA 2010; SPEC-policies
  * 9.1).  Like SRRIP but a new line goes in at 2^M-1 ("distant") except, with
  * probability epsilon (1/32 in the paper), at 2^M-2, which keeps thrashing
- * working sets from flushing the cache.  The coin is a splitmix64 generator
+ * working sets from flushing the cache.  The coin is base/rng.h's generator
  * seeded from the cache's seed and instance: deterministic. */
 #include "policy/cache/cache_policy.h"
 
@@ -13,7 +13,7 @@
 struct brrip {
     uint32_t sets, ways;
     uint8_t max;
-    uint64_t rng;
+    struct rng rng;
     uint64_t threshold; /* insert long when the next 53-bit draw < threshold */
     uint64_t inserts, inserts_long;
     uint8_t rrpv[];
@@ -46,7 +46,7 @@ static int brrip_init(void *priv, const struct param_set *p, const struct cache_
     r->sets = in->sets;
     r->ways = in->ways;
     r->max = (uint8_t)((1u << m) - 1);
-    r->rng = in->seed ^ ((uint64_t)in->instance * 0xd1b54a32d192ed03ull);
+    rng_init(&r->rng, in->seed ^ ((uint64_t)in->instance * 0xd1b54a32d192ed03ull));
     r->threshold = rrip_coin_threshold(eps);
     memset(r->rrpv, r->max, (size_t)in->sets * in->ways);
     return WS_OK;

@@ -21,7 +21,8 @@ struct drrip {
     uint32_t sets, ways;
     uint8_t max;
     uint32_t psel, psel_max, psel_msb;
-    uint64_t rng, threshold;
+    struct rng rng;
+    uint64_t threshold;
     uint8_t data[]; /* kind[sets] (enum) then rrpv[sets * ways] */
 };
 
@@ -69,7 +70,7 @@ static int drrip_init(void *priv, const struct param_set *p, const struct cache_
     r->psel_max = (1u << pbits) - 1;
     r->psel_msb = 1u << (pbits - 1);
     r->psel = r->psel_msb - 1;
-    r->rng = in->seed ^ ((uint64_t)in->instance * 0xd1b54a32d192ed03ull);
+    rng_init(&r->rng, in->seed ^ ((uint64_t)in->instance * 0xd1b54a32d192ed03ull));
     r->threshold = rrip_coin_threshold(eps);
     memset(DRRIP_RRPV(r), r->max, (size_t)in->sets * in->ways);
     uint32_t n = (uint32_t)leaders;

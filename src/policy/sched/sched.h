@@ -31,6 +31,7 @@
 #define SCHED_MAX_WARPS 64 /* slots per scheduler unit; bitsets are one word */
 
 struct pc_info; /* analysis/analysis.h: static per-PC facts */
+struct pc_phase; /* analysis/phase.h: phase distance and length per PC */
 struct analysis;
 struct ptx_module;
 struct stats;
@@ -48,6 +49,10 @@ struct sched_view {
     const uint32_t *active;   /* [nslots] active lane count of the next instruction */
     const uint32_t *cta;      /* [nslots] CTA slot on the SM */
     const struct pc_info *pcinfo; /* static facts of the running module, by PC */
+    const uint32_t *warp_tag; /* [nslots] tag the SM's classifier published for the warp
+                                 (policy/classify/classify.h; 0 with classifier none) */
+    const int64_t *warp_score;/* [nslots] score it published (e.g. CAWA criticality; 0
+                                 with classifier none) */
     int32_t last_issued;      /* slot issued most recently by this unit, -1 if none */
     uint64_t now;             /* core cycle */
 };
@@ -55,7 +60,7 @@ struct sched_view {
 enum sched_event_kind {
     SCHED_EV_WARP_LAUNCH,  /* slot, age: a new warp occupies the slot */
     SCHED_EV_WARP_EXIT,    /* slot: the warp finished */
-    SCHED_EV_ISSUE,        /* slot, pc: an instruction issued */
+    SCHED_EV_ISSUE,        /* slot, pc, next_pc, taken: an instruction issued */
     SCHED_EV_BARRIER,      /* slot, pc: the warp arrived at a barrier */
     SCHED_EV_BARRIER_RELEASE, /* cta: every warp of the CTA passed the barrier */
     SCHED_EV_LOAD_DONE,    /* slot, pc: a long-latency load wrote back */
@@ -71,14 +76,25 @@ enum sched_event_kind {
     SCHED_EV_KERNEL_START, /* kernel: static facts of the kernel being launched */
 };
 
-/* What a policy may know about the launched kernel (read-only, valid until
- * the next SCHED_EV_KERNEL_START). */
+/* What a policy may know about the launched kernel (read-only, valid while
+ * the kernel runs), and its per-kernel scratch area: when the policy has a
+ * kernel_scratch op, the core allocates that many bytes (zeroed, max_align_t
+ * aligned) for this instance before the event; scratch is NULL when the size
+ * is 0.  The area is the policy's to write until the next kernel starts. */
 struct sched_kernel {
     const char *name;                /* kernel (entry) name */
     uint32_t func;                   /* index of the entry in the module */
     const struct ptx_module *m;      /* src/ptx/ir.h */
-    const struct analysis *an;       /* src/analysis/analysis.h: loops, pc_info */
+    const struct analysis *an;       /* src/analysis/analysis.h: loops, pc_info (phase id,
+                                        basic-block length), phases */
     uint32_t l1d_lines;              /* L1D capacity in lines (sets x ways) */
+    const uint32_t *class_latency;   /* [ICLASS_COUNT] the SM's issue-to-writeback latency
+                                        of each enum inst_class (memory classes: the SP
+                                        pipeline's; their real latency is the memory's) */
+    const struct pc_phase *phase;    /* [m->ninsts] phase distance and length of every PC
+                                        at class_latency (src/analysis/phase.h) */
+    void *scratch;                   /* this instance's scratch, or NULL */
+    size_t scratch_size;             /* bytes */
 };
 
 struct sched_event {
@@ -95,6 +111,9 @@ struct sched_event {
     uint32_t lanes;    /* active lanes of the instruction */
     uint32_t accesses; /* coalesced accesses of a memory instruction */
     const struct sched_kernel *kernel; /* SCHED_EV_KERNEL_START */
+    uint32_t next_pc;  /* SCHED_EV_ISSUE: the warp's next PC (PC_EXIT when it finished;
+                          after a diverged branch, the path that runs first) */
+    uint8_t taken;     /* SCHED_EV_ISSUE: a bra whose next_pc is not pc + 1 */
     uint64_t now;
 };
 
@@ -114,6 +133,10 @@ struct sched_ops {
                 struct err *e);                                  /* optional */
     int (*pick)(void *priv, const struct sched_view *v);        /* required */
     void (*on_event)(void *priv, const struct sched_event *ev); /* optional */
+    /* optional: bytes of per-kernel scratch this instance needs for kernel k
+     * (e.g. from k->m->ninsts or k->an->nphases); called before its
+     * SCHED_EV_KERNEL_START, which carries the area in ev->kernel->scratch. */
+    size_t (*kernel_scratch)(const void *priv, const struct sched_kernel *k);
     /* optional: register the policy's own counters (names prefixed "sched_")
      * and timeline columns.  Called once, with the first instance's priv; the
      * instances of every SM and unit lie `stride` bytes apart in one array,

@@ -1,0 +1,86 @@
+/* phase.c: program phases (construction and sizing; see phase.h). */
+#include "analysis/phase.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/regs.h"
+#include "base/alloc.h"
+
+int phase_is_long_latency(enum inst_class c)
+{
+    switch (c) {
+    case ICLASS_LOAD_GLOBAL: case ICLASS_LOAD_LOCAL: case ICLASS_LOAD_SHARED:
+    case ICLASS_LOAD_CONST: case ICLASS_STORE_GLOBAL: case ICLASS_STORE_LOCAL:
+    case ICLASS_STORE_SHARED: case ICLASS_ATOMIC: case ICLASS_BRANCH: case ICLASS_BARRIER:
+    case ICLASS_MEMBAR:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Phases of function fi, appended to a->phases (cap: its capacity). */
+static void phase_function(const struct ptx_module *m, struct analysis *a, uint32_t fi,
+                           struct regs_refs *R, size_t *cap)
+{
+    const struct ptx_func *f = &m->funcs[fi];
+    size_t words = ((size_t)f->nregs + 63) / 64;
+    uint64_t *longop = xcalloc(words ? words : 1, sizeof *longop);
+    for (uint32_t pc = f->first_pc; pc < f->first_pc + f->ninsts; pc++) {
+        struct pc_info *pi = &a->pc[pc];
+        regs_refs(m, pc, f->nregs, R);
+        int start = a->bbs[pi->bb].first_pc == pc;
+        for (uint32_t i = 0; i < R->nuse && !start; i++)
+            start = (int)((longop[R->use[i] / 64] >> (R->use[i] % 64)) & 1u);
+        if (start) {
+            struct phase_info *ph = ARRAY_PUSH(a->phases, a->nphases, *cap);
+            ph->first_pc = pc;
+            ph->func = fi;
+            memset(longop, 0, words * sizeof *longop);
+        }
+        a->phases[a->nphases - 1].last_pc = pc;
+        pi->phase = a->nphases - 1;
+        if (phase_is_long_latency((enum inst_class)pi->iclass))
+            for (uint32_t i = 0; i < R->ndef; i++)
+                longop[R->def[i] / 64] |= 1ull << (R->def[i] % 64);
+    }
+    free(longop);
+}
+
+void phase_build(const struct ptx_module *m, struct analysis *a)
+{
+    struct regs_refs *R = xmalloc(sizeof *R);
+    size_t cap = 0;
+    for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
+        const struct ptx_func *f = &m->funcs[fi];
+        if (!f->is_extern && f->ninsts > 0)
+            phase_function(m, a, fi, R, &cap);
+    }
+    free(R);
+}
+
+static uint16_t phase_sat(uint64_t v)
+{
+    return (uint16_t)(v > PHASE_SATURATE ? PHASE_SATURATE : v);
+}
+
+void phase_size(const struct ptx_module *m, const struct analysis *a,
+                const uint32_t *class_latency, uint32_t issue_cost, struct pc_phase *pc,
+                uint32_t *len)
+{
+    memset(pc, 0, (size_t)m->ninsts * sizeof *pc);
+    for (uint32_t p = 0; p < a->nphases; p++) {
+        const struct phase_info *ph = &a->phases[p];
+        uint64_t acc = 0;
+        for (uint32_t i = ph->last_pc + 1; i-- > ph->first_pc;) {
+            enum inst_class c = (enum inst_class)a->pc[i].iclass;
+            acc += phase_is_long_latency(c) ? issue_cost : class_latency[c];
+            pc[i].dist = phase_sat(acc);
+        }
+        for (uint32_t i = ph->first_pc; i <= ph->last_pc; i++)
+            pc[i].len = phase_sat(acc);
+        if (len)
+            len[p] = acc > UINT32_MAX ? UINT32_MAX : (uint32_t)acc;
+    }
+}
