@@ -1,0 +1,95 @@
+/* memsys_icnt.c: the request network (SM miss queues to L2 sub-partition
+ * inputs) and the reply network (L2 reply queues to SM inputs).
+ *
+ * Modelling choices:
+ * - Crossbar: each source port sends one packet per ceil(bytes / flit)
+ *   icnt cycles (read requests: one flit; writes and replies: their data);
+ *   each destination accepts packets serialised the same way; a packet
+ *   arrives icnt_latency + serialisation later; destination buffers hold
+ *   icnt_queue packets including those in flight (credits), a full one stalls
+ *   the sender. */
+#include "timing/memsys_icnt.h"
+
+#include <stdlib.h>
+
+#include "base/alloc.h"
+#include "timing/memsys_int.h"
+
+static uint32_t flits(const struct mem_system *ms, uint32_t bytes)
+{
+    uint32_t f = (bytes + ms->flit - 1) / ms->flit;
+    return f ? f : 1;
+}
+
+void memsys_icnt_init(struct icnt_net *n, uint32_t n_src, uint32_t n_dst, uint32_t qcap)
+{
+    n->n_src = n_src;
+    n->n_dst = n_dst;
+    n->src_free = xcalloc(n_src, sizeof *n->src_free);
+    n->dst_free = xcalloc(n_dst, sizeof *n->dst_free);
+    n->dst = xcalloc(n_dst, sizeof *n->dst);
+    for (uint32_t i = 0; i < n_dst; i++)
+        memsys_ring_alloc(&n->dst[i], qcap, 1);
+}
+
+void memsys_icnt_fini(struct icnt_net *n)
+{
+    for (uint32_t i = 0; n->dst && i < n->n_dst; i++)
+        memsys_ring_release(&n->dst[i]);
+    free(n->dst);
+    free(n->src_free);
+    free(n->dst_free);
+}
+
+static void icnt_send(struct mem_system *ms, struct icnt_net *n, uint32_t src, uint32_t dst,
+                      uint32_t q, uint32_t bytes)
+{
+    uint32_t ser = flits(ms, bytes);
+    uint64_t now = ms->icnt_now;
+    n->src_free[src] = now + ser;
+    uint64_t arr = now + ms->cfg.icnt_latency + ser;
+    if (arr < n->dst_free[dst] + ser)
+        arr = n->dst_free[dst] + ser;
+    n->dst_free[dst] = arr;
+    ring_push_t(&n->dst[dst], q, arr);
+}
+
+void memsys_icnt_tick(struct mem_system *ms)
+{
+    /* the first source examined rotates with the icnt clock (not per call,
+     * so that skipped idle cycles change nothing) */
+    struct icnt_net *n = &ms->req_net;
+    uint32_t rr = (uint32_t)(ms->icnt_now % n->n_src);
+    for (uint32_t k = 0; k < n->n_src; k++) {
+        uint32_t s = (rr + k) % n->n_src;
+        struct idx_ring *src = &ms->sm[s].missq;
+        if (ring_empty(src) || n->src_free[s] > ms->icnt_now)
+            continue;
+        uint32_t q = ring_head(src);
+        struct mem_req *r = &ms->pool.r[q];
+        if (ring_full(&n->dst[r->sub])) {
+            ms->st.icnt_stalls++;
+            continue;
+        }
+        ring_pop(src);
+        icnt_send(ms, n, s, r->sub, q, r->kind == MEM_REQ_WRITE ? r->bytes : 8);
+        ms->st.icnt_req_packets++;
+    }
+    n = &ms->rep_net;
+    rr = (uint32_t)(ms->icnt_now % n->n_src);
+    for (uint32_t k = 0; k < n->n_src; k++) {
+        uint32_t s = (rr + k) % n->n_src;
+        struct idx_ring *src = &ms->sub[s].out;
+        if (!ring_ready(src, ms->l2_now) || n->src_free[s] > ms->icnt_now)
+            continue;
+        uint32_t q = ring_head(src);
+        struct mem_req *r = &ms->pool.r[q];
+        if (ring_full(&n->dst[r->sm])) {
+            ms->st.icnt_stalls++;
+            continue;
+        }
+        ring_pop(src);
+        icnt_send(ms, n, s, r->sm, q, r->bytes);
+        ms->st.icnt_reply_packets++;
+    }
+}

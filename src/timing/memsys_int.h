@@ -1,0 +1,114 @@
+/* memsys_int.h: the memory system's internal state, shared by its parts
+ * (memsys.c: construction, clocks, next event, dump; memsys_ldst.c: LD/ST
+ * units and L1 caches; memsys_icnt.c: request and reply crossbars;
+ * memsys_l2.c: L2 sub-partitions and the DRAM side).  Not for use outside
+ * src/timing/memsys*.c. */
+#ifndef WS_TIMING_MEMSYS_INT_H
+#define WS_TIMING_MEMSYS_INT_H
+
+#include <stdint.h>
+
+#include "timing/cache.h"
+#include "timing/coalesce.h"
+#include "timing/dram.h"
+#include "timing/lost_locality.h"
+#include "timing/mem_req.h"
+#include "timing/memsys.h"
+
+#define LOCAL_PHYS_BASE 0x0000700000000000ull /* local memory, interleaved by thread */
+#define MAX_ACCS (COAL_MAX_ACCESSES * 2 + 4)
+
+enum acc_space { ACC_GLOBAL, ACC_LOCAL, ACC_CONST, ACC_SHARED };
+
+struct ldst_acc {
+    uint64_t addr;
+    uint32_t bytes; /* shared: conflict degree (cycles) */
+    uint32_t mask;
+    uint8_t space;  /* enum acc_space */
+};
+
+struct ldst_inst {
+    uint64_t t_issue;
+    uint32_t token, pending, next_free;
+    uint8_t left, is_load, used;
+    uint8_t is_long; /* touched global/local memory (counts for avg_mem_latency) */
+};
+
+struct sm_mem {
+    struct mem_inst cur;
+    uint32_t cur_idx;           /* inst-table index in the unit, MEM_REQ_NONE if free */
+    struct ldst_acc acc[MAX_ACCS];
+    uint32_t nacc, pos;
+    uint64_t busy_until;
+    struct ldst_inst *inst;
+    uint32_t inst_cap, inst_free, inst_used;
+    struct idx_ring done;       /* tokens */
+    struct idx_ring l1_ring;    /* timed (core): inst idx, L1D hits and fills */
+    struct idx_ring l1c_ring;   /* timed (core): constant-cache data */
+    struct idx_ring smem_ring;  /* timed (core): shared-memory data */
+    struct idx_ring missq;      /* requests waiting for the request network */
+    uint32_t missq_size;        /* logical size (l1d.miss_queue); one spare slot */
+    struct cache l1d, l1c, l1i;
+    struct mshr_table l1d_mshr, l1c_mshr;
+    uint64_t *l1i_ready;        /* [sets * assoc] core cycle the line arrives */
+    struct lost_locality lost;  /* victim tags as a statistic (lost_locality.h) */
+    memsys_listener fn;
+    void *fn_ctx;
+};
+
+struct l2_sub {
+    struct cache c;
+    struct mshr_table mshr;
+    struct idx_ring *bankq;     /* [l2_banks] */
+    struct idx_ring out;        /* timed (l2): replies for the reply network */
+    uint32_t channel;
+};
+
+struct icnt_net {
+    uint32_t n_src, n_dst;
+    uint64_t *src_free, *dst_free;
+    struct idx_ring *dst;       /* timed (icnt): arrival */
+};
+
+struct memsys_counters {
+    uint64_t l1d_accesses, l1d_hits, l1d_misses, l1d_hit_reserved, l1d_reservation_fails;
+    uint64_t l1d_intra_warp_hits, l1d_inter_warp_hits, l1d_evictions, l1d_writebacks;
+    uint64_t l1d_vta_hits;
+    uint64_t l1c_accesses, l1c_hits, l1c_misses, l1c_hit_reserved;
+    uint64_t l1i_accesses, l1i_hits, l1i_misses;
+    uint64_t smem_accesses, smem_cycles;
+    uint64_t l2_accesses, l2_hits, l2_misses, l2_hit_reserved, l2_writebacks;
+    uint64_t l2_queue_latency_sum, l2_queue_latency_count;
+    uint64_t dram_cycles;
+    uint64_t mem_latency_sum, mem_latency_count;
+    uint64_t icnt_req_packets, icnt_reply_packets, icnt_stalls;
+};
+
+struct mem_system {
+    struct gpu_config cfg;
+    struct mem_pool pool;
+    uint32_t n_sms, n_sub, n_ch, pool_reserve;
+    struct sm_mem *sm;
+    struct l2_sub *sub;
+    struct dram_channel *ch;
+    struct icnt_net req_net, rep_net;
+    uint64_t f_core, f_icnt, f_l2, f_dram;
+    uint64_t acc_icnt, acc_l2, acc_dram;
+    uint64_t icnt_now, l2_now, dram_now, core_next;
+    int started;
+    uint32_t l1d_shift, l1c_shift, l1i_shift, l2_shift, flit;
+    uint32_t l1i_miss_latency;
+    struct memsys_counters st;
+};
+
+/* Ring storage (timed: with a visibility time per entry). */
+void memsys_ring_alloc(struct idx_ring *q, uint32_t cap, int timed);
+void memsys_ring_release(struct idx_ring *q);
+
+/* A new request from the pool, its address mapped to channel, sub-partition,
+ * L2 set and bank, DRAM bank and row; mi (NULL for L2-originated requests)
+ * gives the SM, PC, warp slot, age and policy tag. */
+uint32_t memsys_new_req(struct mem_system *ms, const struct mem_inst *mi, uint64_t addr,
+                        uint32_t bytes, uint8_t kind, uint8_t dest, uint32_t inst);
+
+#endif

@@ -1,0 +1,183 @@
+/* memsys_l2.c: L2 sub-partitions (input arbiter, bank queues, ports, tag
+ * array and MSHRs) and the hand-over to and from the DRAM channels.
+ *
+ * Modelling choices:
+ * - L2 sub-partition: every arrived request moves in order from the crossbar
+ *   buffer to its bank's queue (a full bank queue blocks the buffer); each
+ *   bank serves l2_ports requests per l2 cycle from its queue head.
+ * - L2: write-back, write-allocate (a write miss allocates the line without
+ *   fetching it: byte-masked write, as sectored GPGPU-Sim L2s); L2 misses
+ *   send the first request to DRAM and merge later ones in the MSHR; fills
+ *   reply immediately (no second hit latency).  Queue latency is measured from
+ *   entering a bank queue to being served (l2 cycles). */
+#include "timing/memsys_l2.h"
+
+#include "base/log.h"
+#include "timing/memsys_int.h"
+
+/* Queue q at its DRAM channel; `spare` lets the second request of one miss
+ * (write-back + fetch) use the queue's spare slot. */
+static int to_dram(struct mem_system *ms, uint32_t q, int spare)
+{
+    const struct mem_req *r = &ms->pool.r[q];
+    struct dram_channel *ch = &ms->ch[r->channel];
+    if (!dram_can_accept(ch) && !(spare && ch->n <= ch->cap))
+        return 0;
+    dram_enqueue(ch, &ms->pool, q, r->dram_bank, r->dram_row, ms->dram_now);
+    return 1;
+}
+
+/* Serve one request at the head of an L2 bank queue; 0 if it must wait. */
+static int l2_serve(struct mem_system *ms, struct l2_sub *sb, uint32_t q)
+{
+    struct mem_req *r = &ms->pool.r[q];
+    const struct gpu_config *c = &ms->cfg;
+    if (!c->l2_enabled) {
+        if (!to_dram(ms, q, 0))
+            return 0;
+        return 1;
+    }
+    uint32_t set = r->l2_set;
+    uint32_t shift = ms->l2_shift, way;
+    uint64_t line = r->addr >> shift;
+    struct cache *cc = &sb->c;
+    struct cache_access ca = {.line_addr = line, .pc = r->pc, .sm = r->sm, .warp = -1,
+                              .warp_age = r->age, .is_write = r->kind != MEM_REQ_READ,
+                              .tag = r->tag};
+    int pr = cache_probe(cc, set, line << shift, &way);
+    size_t li = (size_t)set * cc->assoc + way;
+    if (pr == CACHE_HIT) {
+        ms->st.l2_accesses++;
+        ms->st.l2_hits++;
+        cache_touch(cc, set, way, &ca);
+        if (r->kind == MEM_REQ_WRITE) {
+            cc->dirty[li] = 1;
+            mem_pool_release(&ms->pool, q);
+        } else {
+            if (r->kind == MEM_REQ_ATOMIC)
+                cc->dirty[li] = 1;
+            ring_push_t(&sb->out, q, ms->l2_now + c->l2.hit_latency);
+        }
+        return 1;
+    }
+    if (pr == CACHE_HIT_RESERVED) {
+        int m = mshr_find(&sb->mshr, line);
+        ws_assert(m >= 0);
+        if (r->kind == MEM_REQ_WRITE) {
+            cc->dirty[li] = 1;
+            mem_pool_release(&ms->pool, q);
+        } else {
+            if (!mshr_can_merge(&sb->mshr, (uint32_t)m))
+                return 0;
+            mshr_add(&sb->mshr, (uint32_t)m, q);
+        }
+        ms->st.l2_accesses++;
+        ms->st.l2_hit_reserved++;
+        return 1;
+    }
+    /* miss: needs the DRAM queue (twice with a dirty victim), an MSHR for reads */
+    struct dram_channel *ch = &ms->ch[r->channel];
+    int is_read = r->kind != MEM_REQ_WRITE;
+    if (!dram_can_accept(ch))
+        return 0;
+    if (is_read && mshr_full(&sb->mshr))
+        return 0;
+    if (ms->pool.nfree < 2)
+        return 0;
+    struct cache_victim v;
+    if (cache_allocate(cc, set, line << shift, &ca, &way, &v) != 0)
+        return 0;
+    li = (size_t)set * cc->assoc + way;
+    if (v.valid && v.dirty) {
+        ms->st.l2_writebacks++;
+        uint32_t w = memsys_new_req(ms, NULL, v.tag, c->l2.line, MEM_REQ_WRITE, MEM_DEST_NONE, 0);
+        int ok = to_dram(ms, w, 0);
+        ws_assert(ok); /* the DRAM queue's spare slot */
+    }
+    ms->st.l2_accesses++;
+    ms->st.l2_misses++;
+    if (!is_read) {
+        cache_fill(cc, set, way);
+        cc->dirty[li] = 1;
+        mem_pool_release(&ms->pool, q);
+        return 1;
+    }
+    uint32_t m = mshr_alloc(&sb->mshr, line, way);
+    mshr_add(&sb->mshr, m, q);
+    /* the DRAM fetch travels as a separate request so that q waits in the MSHR */
+    uint32_t f = memsys_new_req(ms, NULL, line << shift, c->l2.line, MEM_REQ_READ, MEM_DEST_NONE, 0);
+    ms->pool.r[f].tag = r->tag;
+    ms->pool.r[f].sub = r->sub;
+    int ok = to_dram(ms, f, 1);
+    ws_assert(ok);
+    return 1;
+}
+
+/* A DRAM read came back to sub-partition sb. */
+static void l2_fill(struct mem_system *ms, uint32_t q)
+{
+    struct mem_req *r = &ms->pool.r[q];
+    struct l2_sub *sb = &ms->sub[r->sub];
+    if (!ms->cfg.l2_enabled) {
+        ring_push_t(&sb->out, q, ms->l2_now);
+        return;
+    }
+    uint64_t line = r->addr >> ms->l2_shift;
+    int m = mshr_find(&sb->mshr, line);
+    ws_assert(m >= 0);
+    uint32_t set = r->l2_set;
+    struct cache *cc = &sb->c;
+    cache_fill(cc, set, sb->mshr.way[m]);
+    for (uint32_t k = 0; k < sb->mshr.ntargets[m]; k++) {
+        uint32_t t = sb->mshr.targets[(size_t)m * sb->mshr.max_merge + k];
+        if (ms->pool.r[t].kind == MEM_REQ_ATOMIC)
+            cc->dirty[(size_t)set * cc->assoc + sb->mshr.way[m]] = 1;
+        ring_push_t(&sb->out, t, ms->l2_now);
+    }
+    mshr_release(&sb->mshr, (uint32_t)m);
+    mem_pool_release(&ms->pool, q);
+}
+
+void memsys_l2_tick(struct mem_system *ms)
+{
+    const struct gpu_config *c = &ms->cfg;
+    /* DRAM returns */
+    for (uint32_t i = 0; i < ms->n_ch; i++) {
+        struct dram_channel *ch = &ms->ch[i];
+        while (ring_ready(&ch->ret, ms->dram_now)) {
+            uint32_t q = ring_pop(&ch->ret);
+            struct mem_req *r = &ms->pool.r[q];
+            if (r->kind == MEM_REQ_WRITE)
+                mem_pool_release(&ms->pool, q);
+            else
+                l2_fill(ms, q);
+        }
+    }
+    for (uint32_t s = 0; s < ms->n_sub; s++) {
+        struct l2_sub *sb = &ms->sub[s];
+        /* arbiter: every arrived request moves, in order, to its bank queue;
+         * a full bank queue blocks the input (head of line) */
+        struct idx_ring *in = &ms->req_net.dst[s];
+        while (ring_ready(in, ms->icnt_now)) {
+            uint32_t q = ring_head(in);
+            struct idx_ring *bq = &sb->bankq[ms->pool.r[q].l2_bank];
+            if (ring_full(bq))
+                break;
+            ring_pop(in);
+            ms->pool.r[q].t_l2q = ms->l2_now;
+            ring_push(bq, q);
+        }
+        for (uint32_t b = 0; b < c->l2_banks; b++) {
+            struct idx_ring *bq = &sb->bankq[b];
+            for (uint32_t p = 0; p < c->l2_ports && !ring_empty(bq); p++) {
+                uint32_t q = ring_head(bq);
+                uint64_t t0 = ms->pool.r[q].t_l2q;
+                if (!l2_serve(ms, sb, q))
+                    break;
+                ring_pop(bq);
+                ms->st.l2_queue_latency_sum += ms->l2_now - t0;
+                ms->st.l2_queue_latency_count++;
+            }
+        }
+    }
+}

@@ -1,0 +1,572 @@
+/* memsys_ldst.c: the per-SM LD/ST unit behind memsys.h: space resolution,
+ * coalescing, shared-memory bank conflicts, constant cache, L1D with
+ * reserve-on-miss and MSHRs, the miss queue towards the request network,
+ * replies from the reply network, and the instruction cache.
+ *
+ * Modelling choices (documented here, referenced by docs and tests):
+ * - LD/ST unit: one instruction at a time (GPGPU-Sim's pipeline register);
+ *   it handles one coalesced access per core cycle; a shared access holds it
+ *   for `degree` cycles (degree = the largest number of distinct 4-byte words
+ *   that active lanes touch in one bank; same word = broadcast).  Loads finish
+ *   when all their data returned; stores when their last access left the unit.
+ * - Generic addresses are resolved per lane by the func/mem.h windows.
+ * - Local memory: lane offsets are interleaved by 4-byte word across all
+ *   thread slots of the GPU, phys = LOCAL_PHYS + ((off / 4) * T + tid) * 4 +
+ *   off % 4 with T = n_sms * max_warps_per_sm * 32 and tid = (sm *
+ *   max_warps_per_sm + slot) * 32 + lane, so a warp touching one offset
+ *   coalesces into one 128 B access (as GPGPU-Sim's local address mapping).
+ * - Constant and param accesses go through the per-SM constant cache (l1c),
+ *   serialised one distinct line per cycle; misses go to L2 like L1D misses.
+ * - L1D: linear set index (line % sets); reserve on miss with eviction at
+ *   miss time; global stores evict-on-write (write to L2, invalidate on hit),
+ *   local stores write back (dirty on hit, write-through on miss), no write
+ *   allocate; atomics bypass L1 and execute at L2.  Read misses fetch a whole
+ *   line.  Reservation failures stall the unit, which retries next cycle.
+ *   Counting identity: l1d_accesses = l1d_hits + l1d_misses +
+ *   l1d_hit_reserved (failed attempts are not accesses; they are counted in
+ *   l1d_reservation_fails).  l1d_hits = intra-warp + inter-warp hits.
+ *   Fills deliver data after the L1 hit latency (so an L1 miss that hits L2
+ *   costs about L1 + 2 x icnt + L2 latency).
+ * - Instruction cache: a miss costs a fixed latency of one L2 hit round trip
+ *   (2 x icnt_latency + l2 hit latency, converted to core cycles) plus the
+ *   L1I hit latency; instruction traffic does not enter the crossbar. */
+#include "timing/memsys_ldst.h"
+
+#include "base/log.h"
+#include "func/mem.h"
+#include "ptx/ir.h"
+#include "timing/memsys_int.h"
+
+/* Completions produced by memsys_cycle(t) are seen by the SM at t + 1 (it
+ * pops before the memory system steps), so data with latency L is made ready
+ * at issue + L - 1 and the SM observes exactly L. */
+static uint64_t lat_m1(uint32_t lat) { return lat ? lat - 1u : 0u; }
+
+/* An L1D event of the current instruction (or an eviction) for the SM's
+ * policies; `line` is the line address (byte address >> line shift).
+ * Evictions and stores also feed the lost-locality statistic. */
+static void emit(struct sm_mem *sm, uint32_t kind, int32_t slot, uint32_t pc, uint32_t cta,
+                 uint64_t age, uint64_t line, uint64_t now)
+{
+    if (kind == SCHED_EV_L1D_EVICT)
+        lost_locality_evict(&sm->lost, slot, age, line);
+    else if (kind == SCHED_EV_STORE)
+        lost_locality_store(&sm->lost, line);
+    if (!sm->fn)
+        return;
+    struct sched_event ev = {.kind = kind, .slot = slot, .pc = pc, .cta = cta, .age = age,
+                             .addr = line, .now = now};
+    sm->fn(sm->fn_ctx, &ev);
+}
+
+/* SCHED_EV_L1D_ACCESS of the current instruction: own_line when the access
+ * hit a line the same (dynamic) warp allocated.  A load miss probes the
+ * lost-locality victim tags. */
+static void emit_access(struct mem_system *ms, struct sm_mem *sm, uint64_t line, int hit,
+                        int is_write, int own, uint64_t now)
+{
+    const struct mem_inst *mi = &sm->cur;
+    if (!hit && !is_write && lost_locality_miss(&sm->lost, (int32_t)mi->slot, mi->age, line))
+        ms->st.l1d_vta_hits++;
+    if (!sm->fn)
+        return;
+    struct sched_event ev = {.kind = SCHED_EV_L1D_ACCESS, .slot = (int32_t)mi->slot,
+                             .pc = mi->pc, .cta = mi->cta, .age = mi->age, .addr = line,
+                             .hit = (uint8_t)hit, .is_write = (uint8_t)is_write,
+                             .own_line = (uint8_t)(hit && own), .now = now};
+    sm->fn(sm->fn_ctx, &ev);
+}
+
+/* ------------------------------------------------------------- LD/ST issue */
+
+int memsys_can_issue(const struct mem_system *ms, uint32_t sm)
+{
+    const struct sm_mem *m = &ms->sm[sm];
+    return m->cur_idx == MEM_REQ_NONE && m->inst_free != MEM_REQ_NONE;
+}
+
+static uint32_t smem_degree(const struct mem_system *ms, const struct mem_inst *mi,
+                            const uint64_t *off, uint32_t mask)
+{
+    uint64_t words[32 * 4];
+    uint32_t nw = 0, nb = ms->cfg.smem_banks, size = mi->size ? mi->size : 1;
+    uint32_t count[64] = {0};
+    uint32_t degree = 0;
+    for (uint32_t l = 0; l < 32; l++) {
+        if (!(mask >> l & 1))
+            continue;
+        for (uint64_t w = off[l] / 4; w <= (off[l] + size - 1) / 4 && nw < 128; w++) {
+            uint32_t k = 0;
+            while (k < nw && words[k] != w)
+                k++;
+            if (k < nw)
+                continue; /* same word: broadcast */
+            words[nw++] = w;
+            uint32_t b = (uint32_t)(w % nb) % 64;
+            if (++count[b] > degree)
+                degree = count[b];
+        }
+    }
+    return degree ? degree : 1;
+}
+
+static void add_coalesced(struct sm_mem *sm, const uint64_t *addr, uint32_t mask, uint32_t size,
+                          int sectored, uint8_t space)
+{
+    struct coal_access ca[COAL_MAX_ACCESSES];
+    uint32_t n = coalesce_warp(addr, mask, size, sectored, ca);
+    for (uint32_t k = 0; k < n && sm->nacc < MAX_ACCS; k++)
+        sm->acc[sm->nacc++] = (struct ldst_acc){.addr = ca[k].addr, .bytes = ca[k].bytes,
+                                                .mask = ca[k].mask, .space = space};
+}
+
+void memsys_issue(struct mem_system *ms, const struct mem_inst *mi, uint64_t now)
+{
+    ws_assert(mi->sm < ms->n_sms);
+    struct sm_mem *sm = &ms->sm[mi->sm];
+    ws_assert(memsys_can_issue(ms, mi->sm));
+    const struct gpu_config *c = &ms->cfg;
+    uint32_t idx = sm->inst_free;
+    struct ldst_inst *in = &sm->inst[idx];
+    sm->inst_free = in->next_free;
+    sm->inst_used++;
+    *in = (struct ldst_inst){.t_issue = now, .token = mi->token, .left = 1, .used = 1,
+                             .is_load = !mi->is_store || mi->is_atomic,
+                             .next_free = MEM_REQ_NONE};
+    sm->cur = *mi;
+    sm->cur_idx = idx;
+    sm->nacc = 0;
+    sm->pos = 0;
+
+    /* resolve every lane to a space and an in-space offset / physical address */
+    uint64_t g[32], lo[32], sh[32], cn[32];
+    uint32_t mg = 0, ml = 0, msh = 0, mc = 0;
+    uint64_t nthreads = (uint64_t)ms->n_sms * c->max_warps_per_sm * 32;
+    for (uint32_t l = 0; l < 32; l++) {
+        if (!(mi->mask >> l & 1))
+            continue;
+        uint64_t a = mi->addr[l];
+        uint8_t sp = mi->space;
+        if (sp == PTX_SPACE_NONE) {
+            if (a >= MEM_SHARED_BASE && a < MEM_SHARED_BASE + MEM_WINDOW_SIZE)
+                sp = PTX_SPACE_SHARED;
+            else if (a >= MEM_LOCAL_BASE && a < MEM_LOCAL_BASE + MEM_WINDOW_SIZE)
+                sp = PTX_SPACE_LOCAL;
+            else if (a >= MEM_PARAM_BASE && a < MEM_PARAM_BASE + MEM_WINDOW_SIZE)
+                sp = PTX_SPACE_PARAM;
+            else
+                sp = PTX_SPACE_GLOBAL;
+        }
+        switch (sp) {
+        case PTX_SPACE_SHARED:
+            sh[l] = a >= MEM_SHARED_BASE ? a - MEM_SHARED_BASE : a;
+            msh |= 1u << l;
+            break;
+        case PTX_SPACE_LOCAL: {
+            uint64_t off = a >= MEM_LOCAL_BASE ? a - MEM_LOCAL_BASE : a;
+            uint64_t tid = ((uint64_t)mi->sm * c->max_warps_per_sm + mi->slot) * 32 + l;
+            lo[l] = LOCAL_PHYS_BASE + ((off / 4) * nthreads + tid) * 4 + off % 4;
+            ml |= 1u << l;
+            break;
+        }
+        case PTX_SPACE_PARAM:
+            cn[l] = a >= MEM_PARAM_BASE ? a : MEM_PARAM_BASE + a;
+            mc |= 1u << l;
+            break;
+        case PTX_SPACE_CONST:
+            cn[l] = a;
+            mc |= 1u << l;
+            break;
+        default:
+            g[l] = a;
+            mg |= 1u << l;
+            break;
+        }
+    }
+    in->is_long = (mg | ml) != 0;
+    int sect = c->coalesce_sectored != 0;
+    uint32_t size = mi->size ? mi->size : 1;
+    if (msh) {
+        uint32_t d = smem_degree(ms, mi, sh, msh);
+        sm->acc[sm->nacc++] =
+            (struct ldst_acc){.addr = 0, .bytes = d, .mask = msh, .space = ACC_SHARED};
+    }
+    if (mg)
+        add_coalesced(sm, g, mg, size, sect || (!c->l1d_enabled && !mi->is_store), ACC_GLOBAL);
+    if (ml)
+        add_coalesced(sm, lo, ml, size, sect, ACC_LOCAL);
+    if ((mg | ml) && sm->fn) {
+        /* the policies see the global/local part: lanes and coalesced accesses */
+        uint32_t n_gl = sm->nacc - (msh ? 1u : 0u);
+        struct sched_event ev = {.kind = SCHED_EV_MEM_ISSUE, .slot = (int32_t)mi->slot,
+                                 .pc = mi->pc, .cta = mi->cta, .age = mi->age,
+                                 .is_write = (uint8_t)(mi->is_store || mi->is_atomic),
+                                 .space = (uint8_t)(mg ? PTX_SPACE_GLOBAL : PTX_SPACE_LOCAL),
+                                 .lanes = (uint32_t)__builtin_popcount(mg | ml),
+                                 .accesses = n_gl, .now = now};
+        sm->fn(sm->fn_ctx, &ev);
+    }
+    if (mc) {
+        /* one access per distinct constant-cache line */
+        for (uint32_t l = 0; l < 32; l++) {
+            if (!(mc >> l & 1))
+                continue;
+            uint64_t line = cn[l] >> ms->l1c_shift << ms->l1c_shift;
+            uint32_t k = 0;
+            while (k < sm->nacc && !(sm->acc[k].space == ACC_CONST && sm->acc[k].addr == line))
+                k++;
+            if (k < sm->nacc) {
+                sm->acc[k].mask |= 1u << l;
+            } else if (sm->nacc < MAX_ACCS) {
+                sm->acc[sm->nacc++] = (struct ldst_acc){
+                    .addr = line, .bytes = c->l1c.line, .mask = 1u << l, .space = ACC_CONST};
+            }
+        }
+    }
+}
+
+/* ------------------------------------------------------- LD/ST processing */
+
+static void inst_complete(struct mem_system *ms, struct sm_mem *sm, uint32_t idx, uint64_t now)
+{
+    struct ldst_inst *in = &sm->inst[idx];
+    ws_assert(in->used);
+    if (in->pending || in->left)
+        return;
+    if (in->is_load && in->is_long) {
+        ms->st.mem_latency_sum += now + 1 - in->t_issue; /* the SM sees it at now + 1 */
+        ms->st.mem_latency_count++;
+    }
+    ring_push(&sm->done, in->token);
+    in->used = 0;
+    in->next_free = sm->inst_free;
+    sm->inst_free = idx;
+    sm->inst_used--;
+}
+
+static void inst_data(struct mem_system *ms, struct sm_mem *sm, uint32_t idx, uint64_t now)
+{
+    ws_assert(sm->inst[idx].pending > 0);
+    sm->inst[idx].pending--;
+    inst_complete(ms, sm, idx, now);
+}
+
+static int missq_full(const struct sm_mem *sm) { return sm->missq.n >= sm->missq_size; }
+
+static int pool_ok_sm(const struct mem_system *ms, uint32_t n)
+{
+    return ms->pool.nfree >= ms->pool_reserve + n;
+}
+
+/* A read through a cache with MSHRs (L1D or constant cache).  Returns 1 when
+ * the access was handled, 0 on a reservation failure. */
+static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c,
+                       struct mshr_table *mt, struct idx_ring *ring, uint32_t hit_lat,
+                       uint32_t shift, const struct ldst_acc *a, int is_l1d, uint64_t now)
+{
+    const struct mem_inst *mi = &sm->cur;
+    uint64_t line = a->addr >> shift;
+    uint32_t set = (uint32_t)(line % c->sets), way;
+    struct cache_access ca = {.line_addr = line, .pc = mi->pc, .sm = mi->sm,
+                              .warp = (int32_t)mi->slot, .warp_age = mi->age, .is_write = 0,
+                              .tag = mi->policy_tag};
+    int r = cache_probe(c, set, line << shift, &way);
+    if (r == CACHE_HIT) {
+        if (ring_full(ring))
+            return 0;
+        cache_touch(c, set, way, &ca);
+        ring_push_t(ring, sm->cur_idx, now + lat_m1(hit_lat));
+        sm->inst[sm->cur_idx].pending++;
+        if (is_l1d) {
+            ms->st.l1d_accesses++;
+            ms->st.l1d_hits++;
+            int own = c->owner_age[(size_t)set * c->assoc + way] == mi->age;
+            if (own)
+                ms->st.l1d_intra_warp_hits++;
+            else
+                ms->st.l1d_inter_warp_hits++;
+            emit_access(ms, sm, line, 1, 0, own, now);
+        } else {
+            ms->st.l1c_accesses++;
+            ms->st.l1c_hits++;
+        }
+        return 1;
+    }
+    if (r == CACHE_HIT_RESERVED) {
+        int m = mshr_find(mt, line);
+        ws_assert(m >= 0);
+        if (!mshr_can_merge(mt, (uint32_t)m)) {
+            if (is_l1d)
+                ms->st.l1d_reservation_fails++;
+            return 0;
+        }
+        mshr_add(mt, (uint32_t)m, sm->cur_idx);
+        sm->inst[sm->cur_idx].pending++;
+        if (is_l1d) {
+            ms->st.l1d_accesses++;
+            ms->st.l1d_hit_reserved++;
+            emit_access(ms, sm, line, 0, 0, 0, now);
+        } else {
+            ms->st.l1c_accesses++;
+            ms->st.l1c_hit_reserved++;
+        }
+        return 1;
+    }
+    /* miss */
+    if (is_l1d && cache_bypass(c, set, &ca)) {
+        if (missq_full(sm) || !pool_ok_sm(ms, 1)) {
+            ms->st.l1d_reservation_fails++;
+            return 0;
+        }
+        uint32_t q = memsys_new_req(ms, mi, line << shift, 1u << shift, MEM_REQ_READ, MEM_DEST_INST,
+                             sm->cur_idx);
+        ring_push(&sm->missq, q);
+        sm->inst[sm->cur_idx].pending++;
+        ms->st.l1d_accesses++;
+        ms->st.l1d_misses++;
+        emit_access(ms, sm, line, 0, 0, 0, now);
+        return 1;
+    }
+    /* the miss queue physically holds one more entry than its logical size,
+     * for the write-back of a dirty victim chosen below */
+    if (mshr_full(mt) || missq_full(sm) || !pool_ok_sm(ms, 2)) {
+        if (is_l1d)
+            ms->st.l1d_reservation_fails++;
+        return 0;
+    }
+    struct cache_victim v;
+    if (cache_allocate(c, set, line << shift, &ca, &way, &v) != 0) {
+        if (is_l1d)
+            ms->st.l1d_reservation_fails++;
+        return 0;
+    }
+    if (v.valid && is_l1d) {
+        ms->st.l1d_evictions++;
+        if (v.owner_slot >= 0)
+            emit(sm, SCHED_EV_L1D_EVICT, v.owner_slot, 0, 0, v.owner_age, v.tag >> shift,
+                 now);
+        if (v.dirty) {
+            ms->st.l1d_writebacks++;
+            ring_push(&sm->missq,
+                      memsys_new_req(ms, NULL, v.tag, 1u << shift, MEM_REQ_WRITE, MEM_DEST_NONE, 0));
+        }
+    }
+    uint32_t m = mshr_alloc(mt, line, way);
+    mshr_add(mt, m, sm->cur_idx);
+    sm->inst[sm->cur_idx].pending++;
+    ring_push(&sm->missq, memsys_new_req(ms, mi, line << shift, 1u << shift, MEM_REQ_READ,
+                                  is_l1d ? MEM_DEST_L1D : MEM_DEST_L1C, 0));
+    if (is_l1d) {
+        ms->st.l1d_accesses++;
+        ms->st.l1d_misses++;
+        emit_access(ms, sm, line, 0, 0, 0, now);
+    } else {
+        ms->st.l1c_accesses++;
+        ms->st.l1c_misses++;
+    }
+    return 1;
+}
+
+/* Global/local store through the L1D.  Returns 0 on a reservation failure. */
+static int l1d_store(struct mem_system *ms, struct sm_mem *sm, const struct ldst_acc *a,
+                     uint64_t now)
+{
+    const struct mem_inst *mi = &sm->cur;
+    struct cache *c = &sm->l1d;
+    uint32_t shift = ms->l1d_shift;
+    uint64_t line = a->addr >> shift;
+    uint32_t set = (uint32_t)(line % c->sets), way;
+    int local = a->space == ACC_LOCAL;
+    int r = ms->cfg.l1d_enabled || local ? cache_probe(c, set, line << shift, &way) : CACHE_MISS;
+    int need_req = !(local && r == CACHE_HIT);
+    if (need_req && (missq_full(sm) || !pool_ok_sm(ms, 1))) {
+        ms->st.l1d_reservation_fails++;
+        return 0;
+    }
+    if (!local)
+        emit(sm, SCHED_EV_STORE, (int32_t)mi->slot, mi->pc, mi->cta, mi->age, line, now);
+    if (!ms->cfg.l1d_enabled && !local) {
+        ring_push(&sm->missq, memsys_new_req(ms, mi, a->addr, a->bytes, MEM_REQ_WRITE, MEM_DEST_NONE,
+                                      0));
+        return 1;
+    }
+    struct cache_access ca = {.line_addr = line, .pc = mi->pc, .sm = mi->sm,
+                              .warp = (int32_t)mi->slot, .warp_age = mi->age, .is_write = 1,
+                              .tag = mi->policy_tag};
+    ms->st.l1d_accesses++;
+    int own = 0;
+    if (r == CACHE_HIT) {
+        ms->st.l1d_hits++;
+        own = c->owner_age[(size_t)set * c->assoc + way] == mi->age;
+        if (own)
+            ms->st.l1d_intra_warp_hits++;
+        else
+            ms->st.l1d_inter_warp_hits++;
+        if (local) {
+            cache_touch(c, set, way, &ca);
+            c->dirty[(size_t)set * c->assoc + way] = 1;
+        } else {
+            cache_invalidate(c, set, way); /* evict on write */
+        }
+    } else if (r == CACHE_HIT_RESERVED) {
+        ms->st.l1d_hit_reserved++;
+    } else {
+        ms->st.l1d_misses++;
+    }
+    emit_access(ms, sm, line, r == CACHE_HIT, 1, own, now);
+    if (need_req)
+        ring_push(&sm->missq, memsys_new_req(ms, mi, a->addr, a->bytes, MEM_REQ_WRITE, MEM_DEST_NONE,
+                                      0));
+    return 1;
+}
+
+/* Handle the current access; 1 when done, 0 to retry next cycle. */
+static int ldst_access(struct mem_system *ms, struct sm_mem *sm, const struct ldst_acc *a,
+                       uint64_t now)
+{
+    const struct mem_inst *mi = &sm->cur;
+    const struct gpu_config *c = &ms->cfg;
+    switch (a->space) {
+    case ACC_SHARED:
+        if (sm->inst[sm->cur_idx].is_load && ring_full(&sm->smem_ring))
+            return 0;
+        ms->st.smem_accesses++;
+        ms->st.smem_cycles += a->bytes;
+        sm->busy_until = now + a->bytes;
+        if (sm->inst[sm->cur_idx].is_load) {
+            ring_push_t(&sm->smem_ring, sm->cur_idx, now + a->bytes - 1 + lat_m1(c->smem_latency));
+            sm->inst[sm->cur_idx].pending++;
+        }
+        return 1;
+    case ACC_CONST:
+        return cached_read(ms, sm, &sm->l1c, &sm->l1c_mshr, &sm->l1c_ring, c->l1c.hit_latency,
+                           ms->l1c_shift, a, 0, now);
+    default:
+        break;
+    }
+    if (mi->is_atomic) {
+        if (missq_full(sm) || !pool_ok_sm(ms, 1))
+            return 0;
+        ring_push(&sm->missq, memsys_new_req(ms, mi, a->addr, a->bytes, MEM_REQ_ATOMIC, MEM_DEST_INST,
+                                      sm->cur_idx));
+        sm->inst[sm->cur_idx].pending++;
+        return 1;
+    }
+    if (mi->is_store)
+        return l1d_store(ms, sm, a, now);
+    if (!c->l1d_enabled && a->space == ACC_GLOBAL) {
+        if (missq_full(sm) || !pool_ok_sm(ms, 1))
+            return 0;
+        ring_push(&sm->missq, memsys_new_req(ms, mi, a->addr, a->bytes, MEM_REQ_READ, MEM_DEST_INST,
+                                      sm->cur_idx));
+        sm->inst[sm->cur_idx].pending++;
+        return 1;
+    }
+    return cached_read(ms, sm, &sm->l1d, &sm->l1d_mshr, &sm->l1_ring, c->l1d.hit_latency,
+                       ms->l1d_shift, a, 1, now);
+}
+
+static void ldst_step(struct mem_system *ms, struct sm_mem *sm, uint64_t now)
+{
+    if (sm->cur_idx == MEM_REQ_NONE)
+        return;
+    if (sm->pos < sm->nacc) {
+        if (now < sm->busy_until || !ldst_access(ms, sm, &sm->acc[sm->pos], now))
+            return;
+        sm->pos++;
+    }
+    /* free the unit once its last access is done and its busy time ends */
+    if (sm->pos == sm->nacc && sm->busy_until <= now + 1) {
+        uint32_t idx = sm->cur_idx;
+        sm->cur_idx = MEM_REQ_NONE;
+        sm->inst[idx].left = 0;
+        inst_complete(ms, sm, idx, now);
+    }
+}
+
+/* A reply arrived at the SM: fill and wake the waiting instructions. */
+static int sm_reply(struct mem_system *ms, struct sm_mem *sm, uint32_t q, uint64_t now)
+{
+    struct mem_req *r = &ms->pool.r[q];
+    if (r->dest == MEM_DEST_INST) {
+        inst_data(ms, sm, r->inst, now);
+        return 1;
+    }
+    int l1d = r->dest == MEM_DEST_L1D;
+    struct cache *c = l1d ? &sm->l1d : &sm->l1c;
+    struct mshr_table *mt = l1d ? &sm->l1d_mshr : &sm->l1c_mshr;
+    struct idx_ring *ring = l1d ? &sm->l1_ring : &sm->l1c_ring;
+    uint32_t lat = l1d ? ms->cfg.l1d.hit_latency : ms->cfg.l1c.hit_latency;
+    uint32_t shift = l1d ? ms->l1d_shift : ms->l1c_shift;
+    uint64_t line = r->addr >> shift;
+    int m = mshr_find(mt, line);
+    ws_assert(m >= 0);
+    if (ring->cap - ring->n < mt->ntargets[m])
+        return 0;
+    cache_fill(c, (uint32_t)(line % c->sets), mt->way[m]);
+    for (uint32_t k = 0; k < mt->ntargets[m]; k++)
+        ring_push_t(ring, mt->targets[(size_t)m * mt->max_merge + k], now + lat_m1(lat));
+    mshr_release(mt, (uint32_t)m);
+    return 1;
+}
+
+void memsys_ldst_cycle(struct mem_system *ms, uint32_t s, uint64_t now)
+{
+    struct sm_mem *sm = &ms->sm[s];
+    struct idx_ring *in = &ms->rep_net.dst[s];
+    if (!sm->inst_used && ring_empty(in))
+        return; /* idle */
+    if (ring_ready(in, ms->icnt_now) && sm_reply(ms, sm, ring_head(in), now))
+        mem_pool_release(&ms->pool, ring_pop(in));
+    ldst_step(ms, sm, now);
+    /* after the unit: a 1-cycle latency completes within this cycle */
+    while (ring_ready(&sm->l1_ring, now))
+        inst_data(ms, sm, ring_pop(&sm->l1_ring), now);
+    while (ring_ready(&sm->l1c_ring, now))
+        inst_data(ms, sm, ring_pop(&sm->l1c_ring), now);
+    while (ring_ready(&sm->smem_ring, now))
+        inst_data(ms, sm, ring_pop(&sm->smem_ring), now);
+}
+
+int memsys_pop_done(struct mem_system *ms, uint32_t sm, uint32_t *token)
+{
+    struct idx_ring *d = &ms->sm[sm].done;
+    if (ring_empty(d))
+        return 0;
+    *token = ring_pop(d);
+    return 1;
+}
+
+/* ---------------------------------------------------------- instructions */
+
+int memsys_ifetch(struct mem_system *ms, uint32_t sm, uint64_t addr, uint64_t now,
+                  uint64_t *ready_at)
+{
+    struct sm_mem *m = &ms->sm[sm];
+    struct cache *c = &m->l1i;
+    uint64_t line = addr >> ms->l1i_shift;
+    uint32_t set = (uint32_t)(line % c->sets), way;
+    int r = cache_probe(c, set, line << ms->l1i_shift, &way);
+    if (r != CACHE_MISS) {
+        uint64_t t = m->l1i_ready[(size_t)set * c->assoc + way];
+        if (t <= now) {
+            ms->st.l1i_accesses++;
+            ms->st.l1i_hits++;
+            struct cache_access ca = {.line_addr = line, .sm = sm, .warp = -1};
+            cache_touch(c, set, way, &ca);
+            return 1;
+        }
+        *ready_at = t; /* the fill is on its way: same miss, not counted again */
+        return 0;
+    }
+    ms->st.l1i_accesses++;
+    ms->st.l1i_misses++;
+    struct cache_access ca = {.line_addr = line, .sm = sm, .warp = -1};
+    struct cache_victim v;
+    if (cache_allocate(c, set, line << ms->l1i_shift, &ca, &way, &v) != 0)
+        panic("l1i: no way to allocate"); /* lines are filled immediately */
+    cache_fill(c, set, way);
+    *ready_at = now + ms->l1i_miss_latency;
+    m->l1i_ready[(size_t)set * c->assoc + way] = *ready_at;
+    return 0;
+}
