@@ -9,8 +9,9 @@
 #include "base/log.h"
 #include "policy/registry.h"
 
-int cache_init(struct cache *c, const struct cache_geometry *g, uint32_t instance,
-               const char *what, struct err *e)
+int cache_init(struct cache *c, const struct cache_geometry *g,
+               const struct cache_policy_ops *ops, uint32_t instance, const char *what,
+               struct err *e)
 {
     memset(c, 0, sizeof *c);
     if (g->sets == 0 || g->assoc == 0 || g->line == 0)
@@ -21,7 +22,9 @@ int cache_init(struct cache *c, const struct cache_geometry *g, uint32_t instanc
     if (g->assoc > 64)
         return err_set(e, WS_ERR_INVALID, "%s: associativity %u exceeds 64", what, g->assoc);
     struct param_set ps;
-    if (registry_cache(g->policy, &c->ops, &ps, e) != WS_OK)
+    c->ops = ops;
+    if ((ops ? param_parse(&ps, ops->params, ops->name, "", e)
+             : registry_cache(g->policy, &c->ops, &ps, e)) != WS_OK)
         return err_prefix(e, "%s.policy: ", what);
     c->sets = g->sets;
     c->assoc = g->assoc;

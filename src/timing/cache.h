@@ -38,9 +38,12 @@ struct cache_victim {
     uint64_t owner_age;
 };
 
-/* `what` names the cache in error messages ("l1d"). */
-int cache_init(struct cache *c, const struct cache_geometry *g, uint32_t instance,
-               const char *what, struct err *e);
+/* `what` names the cache in error messages ("l1d").  The policy is g->policy
+ * resolved through the registry, or `ops` with its default parameters when
+ * not NULL (a test's own policy). */
+int cache_init(struct cache *c, const struct cache_geometry *g,
+               const struct cache_policy_ops *ops, uint32_t instance, const char *what,
+               struct err *e);
 void cache_fini(struct cache *c);
 
 /* Look up tag in set; *way is set on HIT and HIT_RESERVED. */

@@ -11,7 +11,8 @@
 
 static uint64_t dram_max(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
-int dram_init(struct dram_channel *ch, const struct gpu_config *cfg, struct err *e)
+int dram_init(struct dram_channel *ch, const struct gpu_config *cfg,
+              const struct dram_sched_ops *ops, struct err *e)
 {
     memset(ch, 0, sizeof *ch);
     if (cfg->dram_banks == 0 || cfg->dram_queue == 0 || cfg->dram_bus_bytes == 0 ||
@@ -20,7 +21,9 @@ int dram_init(struct dram_channel *ch, const struct gpu_config *cfg, struct err 
                        "dram_banks, dram_queue, dram_bus_bytes and dram_data_rate must be "
                        "positive");
     struct param_set ps;
-    if (registry_dram(cfg->dram_sched, &ch->ops, &ps, e) != WS_OK)
+    ch->ops = ops;
+    if ((ops ? param_parse(&ps, ops->params, ops->name, "", e)
+             : registry_dram(cfg->dram_sched, &ch->ops, &ps, e)) != WS_OK)
         return err_prefix(e, "dram_sched: ");
     ch->n_banks = cfg->dram_banks;
     ch->cap = cfg->dram_queue;

@@ -69,7 +69,10 @@ struct dram_channel {
     uint64_t accesses, reads, writes, row_hits, activates, busy_cycles;
 };
 
-int dram_init(struct dram_channel *ch, const struct gpu_config *cfg, struct err *e);
+/* The scheduler is cfg->dram_sched resolved through the registry, or `ops`
+ * with its default parameters when not NULL (a test's own policy). */
+int dram_init(struct dram_channel *ch, const struct gpu_config *cfg,
+              const struct dram_sched_ops *ops, struct err *e);
 void dram_fini(struct dram_channel *ch);
 
 /* A miss may need two slots (dirty victim write-back, then the fetch): the

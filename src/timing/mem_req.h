@@ -27,6 +27,13 @@ enum mem_req_dest {
     MEM_DEST_INST,  /* no cache: complete instruction `inst` directly */
 };
 
+/* A read's way through its L2 sub-partition, decided once on arrival. */
+enum mem_req_l2_route {
+    MEM_L2_UNDECIDED, /* not yet asked (every new request) */
+    MEM_L2_THROUGH,   /* bank queue, tag lookup, fill */
+    MEM_L2_BYPASS,    /* straight to the DRAM queue, returned data not inserted */
+};
+
 struct mem_req {
     uint64_t addr;     /* byte address of the line/segment (physical) */
     uint64_t t_l2q;    /* l2 cycle it entered its L2 bank queue */
@@ -36,13 +43,14 @@ struct mem_req {
     uint32_t sm, pc, tag;
     uint32_t sub;      /* memory sub-partition (global index) */
     uint32_t channel, l2_set, l2_bank, dram_bank, dram_row; /* address mapping */
-    int32_t slot;      /* warp slot, -1 for L2-originated write-backs */
+    int32_t slot;      /* warp slot on SM sm, -1 for write-backs (no warp) */
     uint32_t inst;     /* MEM_DEST_INST: instruction-table index on the SM */
     uint32_t next;     /* free-list link */
     uint8_t kind;      /* enum mem_req_kind */
     uint8_t dest;      /* enum mem_req_dest */
     uint8_t row_hit;   /* DRAM: served without its own activation */
     uint8_t activated; /* DRAM: an ACT was issued for it */
+    uint8_t l2_route;  /* enum mem_req_l2_route: the L2 policy's bypass decision */
 };
 
 struct mem_pool {

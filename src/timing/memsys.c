@@ -167,6 +167,7 @@ static void memsys_register(struct mem_system *ms, struct stats *s)
     C(l2_writebacks, "L2 dirty lines written to DRAM");
     C(l2_queue_latency_sum, "l2 cycles requests waited in L2 bank queues");
     C(l2_queue_latency_count, "requests served from L2 bank queues");
+    C(l2_bypasses, "L2 reads the L2 policy sent straight to DRAM (no lookup, no fill)");
     stats_ratio(s, "l2_queue_latency", "average L2 bank-queue wait (l2 cycles)",
                 "l2_queue_latency_sum", "l2_queue_latency_count", 1.0);
 #undef C
@@ -223,6 +224,12 @@ static void memsys_register(struct mem_system *ms, struct stats *s)
 int memsys_new(const struct gpu_config *cfg, const struct dev_mem *mem, struct stats *s,
                struct mem_system **out, struct err *e)
 {
+    return memsys_new_with(cfg, mem, s, NULL, out, e);
+}
+
+int memsys_new_with(const struct gpu_config *cfg, const struct dev_mem *mem, struct stats *s,
+                    const struct memsys_policies *pol, struct mem_system **out, struct err *e)
+{
     (void)mem; /* generic addresses are resolved by the fixed func/mem.h windows */
     *out = NULL;
     if (memsys_check(cfg, e) != WS_OK)
@@ -246,16 +253,16 @@ int memsys_new(const struct gpu_config *cfg, const struct dev_mem *mem, struct s
     for (uint32_t i = 0; i < ms->n_sms && rc == WS_OK; i++) {
         struct sm_mem *sm = &ms->sm[i];
         sm->cur_idx = MEM_REQ_NONE;
-        rc = cache_init(&sm->l1d, &c->l1d, i, "l1d", e);
+        rc = cache_init(&sm->l1d, &c->l1d, pol ? pol->l1d : NULL, i, "l1d", e);
         if (rc == WS_OK)
-            rc = cache_init(&sm->l1c, &c->l1c, i, "l1c", e);
+            rc = cache_init(&sm->l1c, &c->l1c, NULL, i, "l1c", e);
         if (rc == WS_OK)
-            rc = cache_init(&sm->l1i, &c->l1i, i, "l1i", e);
+            rc = cache_init(&sm->l1i, &c->l1i, NULL, i, "l1i", e);
     }
     for (uint32_t i = 0; i < ms->n_sub && rc == WS_OK; i++)
-        rc = cache_init(&ms->sub[i].c, &c->l2, i, "l2", e);
+        rc = cache_init(&ms->sub[i].c, &c->l2, pol ? pol->l2 : NULL, i, "l2", e);
     for (uint32_t i = 0; i < ms->n_ch && rc == WS_OK; i++)
-        rc = dram_init(&ms->ch[i], c, e);
+        rc = dram_init(&ms->ch[i], c, pol ? pol->dram : NULL, e);
     if (rc != WS_OK) {
         memsys_free(ms);
         return rc;
@@ -399,6 +406,7 @@ void memsys_cycle(struct mem_system *ms, uint64_t now)
         ms->acc_dram %= ms->f_core;
     }
     ms->core_next = now + 1;
+    ms->core_now = now;
     for (uint32_t s = 0; s < ms->n_sms; s++)
         memsys_ldst_cycle(ms, s, now);
     ms->acc_icnt += ms->f_icnt;

@@ -78,7 +78,7 @@ struct memsys_counters {
     uint64_t l1i_accesses, l1i_hits, l1i_misses;
     uint64_t smem_accesses, smem_cycles;
     uint64_t l2_accesses, l2_hits, l2_misses, l2_hit_reserved, l2_writebacks;
-    uint64_t l2_queue_latency_sum, l2_queue_latency_count;
+    uint64_t l2_queue_latency_sum, l2_queue_latency_count, l2_bypasses;
     uint64_t dram_cycles;
     uint64_t mem_latency_sum, mem_latency_count;
     uint64_t icnt_req_packets, icnt_reply_packets, icnt_stalls;
@@ -95,6 +95,7 @@ struct mem_system {
     uint64_t f_core, f_icnt, f_l2, f_dram;
     uint64_t acc_icnt, acc_l2, acc_dram;
     uint64_t icnt_now, l2_now, dram_now, core_next;
+    uint64_t core_now;          /* core cycle of the memsys_cycle() call running */
     int started;
     uint32_t l1d_shift, l1c_shift, l1i_shift, l2_shift, flit;
     uint32_t l1i_miss_latency;

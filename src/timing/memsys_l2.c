@@ -9,7 +9,25 @@
  *   fetching it: byte-masked write, as sectored GPGPU-Sim L2s); L2 misses
  *   send the first request to DRAM and merge later ones in the MSHR; fills
  *   reply immediately (no second hit latency).  Queue latency is measured from
- *   entering a bank queue to being served (l2 cycles). */
+ *   entering a bank queue to being served (l2 cycles).
+ * - Events: every tag lookup of a warp's request (not write-backs) is
+ *   reported to the policies of the request's SM as SCHED_EV_L2_ACCESS, at
+ *   the core cycle whose memsys_cycle() ran that l2 tick.
+ * - Bypass (MeDiC WByp, SPEC-policies 7.3): when a read arrives at its
+ *   sub-partition the L2 policy's bypass() is asked once (set, and the
+ *   request's PC, SM, warp slot and tag).  A bypassing read skips the bank
+ *   queue and the tag lookup and goes straight to the DRAM queue (it waits at
+ *   the input, blocking it, while the DRAM queue is full); its returned data
+ *   goes to the reply queue without being inserted; it counts in
+ *   l2_bypasses, never in l2_accesses.  Writes and atomics always take the
+ *   L2: atomics execute there (SPEC 7.3: they look the tags up), and since
+ *   this L2 is write-back a write from a bypassing warp updates (or
+ *   allocates) the L2 line, so the L2 keeps owning the newest data and dirty
+ *   data reaches DRAM by write-back only (SPEC 7.3's "send bypassed writes
+ *   through the L2").  Fences never reach the L2: a membar waits at the SM
+ *   for the warp's stores.  This is a timing model: a bypassed read of a
+ *   line dirty in the L2 is timed as a DRAM read (data values are functional
+ *   and already correct). */
 #include "timing/memsys_l2.h"
 
 #include "base/log.h"
@@ -27,6 +45,37 @@ static int to_dram(struct mem_system *ms, uint32_t q, int spare)
     return 1;
 }
 
+/* SCHED_EV_L2_ACCESS for the policies of the SM whose warp sent r. */
+static void l2_emit(struct mem_system *ms, const struct mem_req *r, int hit)
+{
+    if (r->slot < 0)
+        return;
+    const struct sm_mem *sm = &ms->sm[r->sm];
+    if (!sm->fn)
+        return;
+    struct sched_event ev = {.kind = SCHED_EV_L2_ACCESS, .slot = r->slot, .pc = r->pc,
+                             .age = r->age, .addr = r->addr >> ms->l2_shift,
+                             .hit = (uint8_t)hit, .is_write = r->kind != MEM_REQ_READ,
+                             .now = ms->core_now};
+    sm->fn(sm->fn_ctx, &ev);
+}
+
+/* Does the read r skip this L2 (asked once per request, on arrival)? */
+static int l2_bypassed(struct mem_system *ms, struct l2_sub *sb, struct mem_req *r)
+{
+    if (r->l2_route == MEM_L2_UNDECIDED) {
+        r->l2_route = MEM_L2_THROUGH;
+        if (ms->cfg.l2_enabled && r->kind == MEM_REQ_READ) {
+            struct cache_access ca = {.line_addr = r->addr >> ms->l2_shift, .pc = r->pc,
+                                      .sm = r->sm, .warp = r->slot, .warp_age = r->age,
+                                      .is_write = 0, .tag = r->tag};
+            if (cache_bypass(&sb->c, r->l2_set, &ca))
+                r->l2_route = MEM_L2_BYPASS;
+        }
+    }
+    return r->l2_route == MEM_L2_BYPASS;
+}
+
 /* Serve one request at the head of an L2 bank queue; 0 if it must wait. */
 static int l2_serve(struct mem_system *ms, struct l2_sub *sb, uint32_t q)
 {
@@ -41,7 +90,7 @@ static int l2_serve(struct mem_system *ms, struct l2_sub *sb, uint32_t q)
     uint32_t shift = ms->l2_shift, way;
     uint64_t line = r->addr >> shift;
     struct cache *cc = &sb->c;
-    struct cache_access ca = {.line_addr = line, .pc = r->pc, .sm = r->sm, .warp = -1,
+    struct cache_access ca = {.line_addr = line, .pc = r->pc, .sm = r->sm, .warp = r->slot,
                               .warp_age = r->age, .is_write = r->kind != MEM_REQ_READ,
                               .tag = r->tag};
     int pr = cache_probe(cc, set, line << shift, &way);
@@ -49,6 +98,7 @@ static int l2_serve(struct mem_system *ms, struct l2_sub *sb, uint32_t q)
     if (pr == CACHE_HIT) {
         ms->st.l2_accesses++;
         ms->st.l2_hits++;
+        l2_emit(ms, r, 1);
         cache_touch(cc, set, way, &ca);
         if (r->kind == MEM_REQ_WRITE) {
             cc->dirty[li] = 1;
@@ -73,6 +123,7 @@ static int l2_serve(struct mem_system *ms, struct l2_sub *sb, uint32_t q)
         }
         ms->st.l2_accesses++;
         ms->st.l2_hit_reserved++;
+        l2_emit(ms, r, 0);
         return 1;
     }
     /* miss: needs the DRAM queue (twice with a dirty victim), an MSHR for reads */
@@ -96,6 +147,7 @@ static int l2_serve(struct mem_system *ms, struct l2_sub *sb, uint32_t q)
     }
     ms->st.l2_accesses++;
     ms->st.l2_misses++;
+    l2_emit(ms, r, 0);
     if (!is_read) {
         cache_fill(cc, set, way);
         cc->dirty[li] = 1;
@@ -106,8 +158,13 @@ static int l2_serve(struct mem_system *ms, struct l2_sub *sb, uint32_t q)
     mshr_add(&sb->mshr, m, q);
     /* the DRAM fetch travels as a separate request so that q waits in the MSHR */
     uint32_t f = memsys_new_req(ms, NULL, line << shift, c->l2.line, MEM_REQ_READ, MEM_DEST_NONE, 0);
-    ms->pool.r[f].tag = r->tag;
-    ms->pool.r[f].sub = r->sub;
+    struct mem_req *fr = &ms->pool.r[f];
+    fr->tag = r->tag; /* the fetch carries the origin of the miss it serves */
+    fr->sm = r->sm;
+    fr->pc = r->pc;
+    fr->slot = r->slot;
+    fr->age = r->age;
+    fr->sub = r->sub;
     int ok = to_dram(ms, f, 1);
     ws_assert(ok);
     return 1;
@@ -118,7 +175,7 @@ static void l2_fill(struct mem_system *ms, uint32_t q)
 {
     struct mem_req *r = &ms->pool.r[q];
     struct l2_sub *sb = &ms->sub[r->sub];
-    if (!ms->cfg.l2_enabled) {
+    if (!ms->cfg.l2_enabled || r->l2_route == MEM_L2_BYPASS) {
         ring_push_t(&sb->out, q, ms->l2_now);
         return;
     }
@@ -160,6 +217,13 @@ void memsys_l2_tick(struct mem_system *ms)
         struct idx_ring *in = &ms->req_net.dst[s];
         while (ring_ready(in, ms->icnt_now)) {
             uint32_t q = ring_head(in);
+            if (l2_bypassed(ms, sb, &ms->pool.r[q])) {
+                if (!to_dram(ms, q, 0))
+                    break;
+                ring_pop(in);
+                ms->st.l2_bypasses++;
+                continue;
+            }
             struct idx_ring *bq = &sb->bankq[ms->pool.r[q].l2_bank];
             if (ring_full(bq))
                 break;

@@ -10,7 +10,11 @@
  *   on_insert() after the cache places a new line in `way` (insertion policy);
  *   on_hit()  on a hit (promotion policy);
  *   on_evict() when a valid line leaves (`reused` = it was hit since insert).
- * A policy may also say "do not allocate" for a miss (bypass): optional. */
+ * A policy may also say "do not allocate" (bypass): optional.  In an L1 it is
+ * asked on a miss; in the L2 it is asked once per read when the read arrives
+ * at its sub-partition, before any tag lookup: a bypassing read goes straight
+ * to DRAM and its data is not inserted (MeDiC WByp; writes and atomics are
+ * never offered, see src/timing/memsys_l2.c). */
 #ifndef WS_POLICY_CACHE_POLICY_H
 #define WS_POLICY_CACHE_POLICY_H
 
@@ -26,7 +30,8 @@ struct cache_access {
     uint64_t line_addr; /* address >> log2(line) */
     uint32_t pc;
     uint32_t sm;
-    int32_t warp;       /* warp slot on the SM, -1 for L2/DRAM-side accesses */
+    int32_t warp;       /* warp slot on SM sm, -1 when no warp made the request
+                           (write-backs, instruction fetches) */
     uint64_t warp_age;  /* dynamic warp id */
     uint8_t is_write;
     uint32_t tag;       /* policy tag carried by the request (MeDiC warp type, CAWA criticality) */

@@ -74,6 +74,14 @@ enum sched_event_kind {
     SCHED_EV_STORE,        /* addr (line): a global store reached the L1D (every unit of
                               the SM sees it, slot may be another unit's) */
     SCHED_EV_KERNEL_START, /* kernel: static facts of the kernel being launched */
+    SCHED_EV_L2_ACCESS,    /* slot, pc, age, addr (L2 line), hit, is_write: the L2 tag
+                              lookup of a request this unit's warp sent (reads, writes and
+                              atomics; hit: the line was valid, a merge into a pending
+                              miss is hit = 0).  The L2 runs in its own clock domain:
+                              `now` is the core cycle whose memsys_cycle() stepped the L2
+                              tick that did the lookup.  The warp may have left the slot
+                              meanwhile (compare age).  Requests that bypass the L2 have
+                              no lookup and send no event. */
 };
 
 /* What a policy may know about the launched kernel (read-only, valid while
