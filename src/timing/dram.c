@@ -26,7 +26,33 @@ int dram_init(struct dram_channel *ch, const struct gpu_config *cfg,
              : registry_dram(cfg->dram_sched, &ch->ops, &ps, e)) != WS_OK)
         return err_prefix(e, "dram_sched: ");
     ch->n_banks = cfg->dram_banks;
-    ch->cap = cfg->dram_queue;
+    ch->priv = xcalloc(ch->ops->priv_size ? ch->ops->priv_size : 1, 1);
+    if (ch->ops->init && ch->ops->init(ch->priv, &ps, ch->n_banks, e) != WS_OK) {
+        dram_fini(ch);
+        return err_prefix(e, "dram_sched: ");
+    }
+    ch->n_queues = 1;
+    ch->qcap[0] = cfg->dram_queue;
+    if (ch->ops->queues) {
+        ch->n_queues = ch->ops->queues(ch->priv, cfg->dram_queue, ch->qcap);
+        if (ch->n_queues == 0 || ch->n_queues > DRAM_MAX_QUEUES || !ch->ops->queue_of) {
+            err_set(e, WS_ERR_INVALID, "dram_sched: policy '%s' declares %u queues (1..%u, "
+                    "with queue_of)", ch->ops->name, ch->n_queues, DRAM_MAX_QUEUES);
+            dram_fini(ch);
+            return e->code;
+        }
+    }
+    ch->cap = 0;
+    for (uint32_t q = 0; q < ch->n_queues; q++) {
+        if (ch->qcap[q] == 0) {
+            err_set(e, WS_ERR_INVALID, "dram_sched: policy '%s': queue %u has no capacity",
+                    ch->ops->name, q);
+            dram_fini(ch);
+            return e->code;
+        }
+        ch->cap += ch->qcap[q];
+    }
+    uint32_t slots = ch->cap + ch->n_queues; /* one spare per queue */
     ch->tCCD = cfg->tCCD;
     ch->tRRD = cfg->tRRD;
     ch->tRCD = cfg->tRCD;
@@ -44,12 +70,21 @@ int dram_init(struct dram_channel *ch, const struct gpu_config *cfg,
     ch->tWTP = cfg->WL + ch->blr + cfg->tWR;
     ch->bus_bytes_per_cycle = cfg->dram_bus_bytes * cfg->dram_data_rate;
     ch->latency = cfg->dram_latency;
-    ch->bank = xcalloc(ch->cap + 1, sizeof *ch->bank);
-    ch->row = xcalloc(ch->cap + 1, sizeof *ch->row);
-    ch->tag = xcalloc(ch->cap + 1, sizeof *ch->tag);
-    ch->req = xcalloc(ch->cap + 1, sizeof *ch->req);
-    ch->arrival = xcalloc(ch->cap + 1, sizeof *ch->arrival);
-    ch->is_write = xcalloc(ch->cap + 1, 1);
+    ch->bank = xcalloc(slots, sizeof *ch->bank);
+    ch->row = xcalloc(slots, sizeof *ch->row);
+    ch->tag = xcalloc(slots, sizeof *ch->tag);
+    ch->req = xcalloc(slots, sizeof *ch->req);
+    ch->arrival = xcalloc(slots, sizeof *ch->arrival);
+    ch->is_write = xcalloc(slots, 1);
+    ch->queue = xcalloc(slots, 1);
+    if (ch->n_queues > 1) {
+        ch->sub_idx = xcalloc(slots, sizeof *ch->sub_idx);
+        ch->sub_bank = xcalloc(slots, sizeof *ch->sub_bank);
+        ch->sub_row = xcalloc(slots, sizeof *ch->sub_row);
+        ch->sub_tag = xcalloc(slots, sizeof *ch->sub_tag);
+        ch->sub_arrival = xcalloc(slots, sizeof *ch->sub_arrival);
+        ch->sub_is_write = xcalloc(slots, 1);
+    }
     ch->bank_ready = xcalloc(ch->n_banks, 1);
     ch->open_row = xcalloc(ch->n_banks, sizeof *ch->open_row);
     ch->banks = xcalloc(ch->n_banks, sizeof *ch->banks);
@@ -61,11 +96,6 @@ int dram_init(struct dram_channel *ch, const struct gpu_config *cfg,
     ch->ret.cap = rcap;
     ch->ret.v = xcalloc(rcap, sizeof *ch->ret.v);
     ch->ret.t = xcalloc(rcap, sizeof *ch->ret.t);
-    ch->priv = xcalloc(ch->ops->priv_size ? ch->ops->priv_size : 1, 1);
-    if (ch->ops->init && ch->ops->init(ch->priv, &ps, ch->n_banks, e) != WS_OK) {
-        dram_fini(ch);
-        return err_prefix(e, "dram_sched: ");
-    }
     return WS_OK;
 }
 
@@ -77,6 +107,13 @@ void dram_fini(struct dram_channel *ch)
     free(ch->req);
     free(ch->arrival);
     free(ch->is_write);
+    free(ch->queue);
+    free(ch->sub_idx);
+    free(ch->sub_bank);
+    free(ch->sub_row);
+    free(ch->sub_tag);
+    free(ch->sub_arrival);
+    free(ch->sub_is_write);
     free(ch->bank_ready);
     free(ch->open_row);
     free(ch->banks);
@@ -92,12 +129,24 @@ uint32_t dram_data_cycles(const struct dram_channel *ch, uint32_t bytes)
     return c > ch->blr ? c : ch->blr;
 }
 
+uint32_t dram_queue_of(const struct dram_channel *ch, uint32_t tag)
+{
+    if (ch->n_queues == 1)
+        return 0;
+    uint32_t q = ch->ops->queue_of(ch->priv, tag);
+    ws_assert(q < ch->n_queues);
+    return q;
+}
+
 void dram_enqueue(struct dram_channel *ch, struct mem_pool *pool, uint32_t req, uint32_t bank,
                   uint32_t row, uint64_t now)
 {
-    ws_assert(ch->n <= ch->cap && bank < ch->n_banks);
     struct mem_req *r = &pool->r[req];
+    uint32_t q = dram_queue_of(ch, r->tag);
+    ws_assert(ch->qn[q] <= ch->qcap[q] && bank < ch->n_banks);
+    ch->qn[q]++;
     uint32_t i = ch->n++;
+    ch->queue[i] = (uint8_t)q;
     ch->bank[i] = bank;
     ch->row[i] = row;
     ch->tag[i] = r->tag;
@@ -124,7 +173,50 @@ static void dram_remove(struct dram_channel *ch, uint32_t i)
     memmove(&ch->req[i], &ch->req[i + 1], k * sizeof *ch->req);
     memmove(&ch->arrival[i], &ch->arrival[i + 1], k * sizeof *ch->arrival);
     memmove(&ch->is_write[i], &ch->is_write[i + 1], k);
+    ch->qn[ch->queue[i]]--;
+    memmove(&ch->queue[i], &ch->queue[i + 1], k);
     ch->n--;
+}
+
+/* The policy's pick over the pending requests: with one queue the whole
+ * array; with several, one queue at a time (highest priority first), each
+ * as a view of its own (arrival order kept).  Index into the whole array. */
+static int dram_pick(struct dram_channel *ch, uint64_t now)
+{
+    struct dram_view v = {.n = ch->n, .bank = ch->bank, .row = ch->row,
+                          .arrival = ch->arrival, .is_write = ch->is_write, .tag = ch->tag,
+                          .bank_ready = ch->bank_ready, .open_row = ch->open_row,
+                          .n_banks = ch->n_banks, .now = now};
+    if (ch->n_queues == 1)
+        return ch->ops->pick(ch->priv, &v);
+    for (uint32_t q = 0; q < ch->n_queues; q++) {
+        if (ch->qn[q] == 0)
+            continue;
+        uint32_t m = 0;
+        for (uint32_t i = 0; i < ch->n; i++) {
+            if (ch->queue[i] != q)
+                continue;
+            ch->sub_idx[m] = i;
+            ch->sub_bank[m] = ch->bank[i];
+            ch->sub_row[m] = ch->row[i];
+            ch->sub_tag[m] = ch->tag[i];
+            ch->sub_arrival[m] = ch->arrival[i];
+            ch->sub_is_write[m] = ch->is_write[i];
+            m++;
+        }
+        v.n = m;
+        v.bank = ch->sub_bank;
+        v.row = ch->sub_row;
+        v.tag = ch->sub_tag;
+        v.arrival = ch->sub_arrival;
+        v.is_write = ch->sub_is_write;
+        int k = ch->ops->pick(ch->priv, &v);
+        if (k >= 0) {
+            ws_assert((uint32_t)k < m);
+            return (int)ch->sub_idx[k];
+        }
+    }
+    return -1;
 }
 
 /* Bind queued requests to free banks, as the policy ranks them. */
@@ -138,11 +230,7 @@ static void dram_bind(struct dram_channel *ch, uint64_t now)
         ch->open_row[b] = ch->banks[b].open_row;
     }
     while (ch->n > 0 && ch->n_bound < ch->n_banks) {
-        struct dram_view v = {.n = ch->n, .bank = ch->bank, .row = ch->row,
-                              .arrival = ch->arrival, .is_write = ch->is_write, .tag = ch->tag,
-                              .bank_ready = ch->bank_ready, .open_row = ch->open_row,
-                              .n_banks = ch->n_banks, .now = now};
-        int i = ch->ops->pick(ch->priv, &v);
+        int i = dram_pick(ch, now);
         if (i < 0)
             return;
         ws_assert((uint32_t)i < ch->n && ch->bank_ready[ch->bank[i]]);

@@ -25,7 +25,9 @@
  * its bank, which then precharges / activates / issues the column command.
  * A bank is free again as soon as its column command has issued, so row hits
  * to one bank pipeline at tCCD / bus rate.  The policy is consulted at such
- * bank-ready moments only (a request arrived or a bank became free). */
+ * bank-ready moments only (a request arrived or a bank became free).
+ * Queues: one of dram_queue requests, or the policy's priority queues
+ * (dram_sched.h), each with its own capacity and one spare slot. */
 #ifndef WS_TIMING_DRAM_H
 #define WS_TIMING_DRAM_H
 
@@ -45,7 +47,7 @@ struct dram_bank {
 };
 
 struct dram_channel {
-    uint32_t n_banks, cap;
+    uint32_t n_banks, cap;    /* cap: logical capacity, all queues */
     /* timing */
     uint32_t tCCD, tRRD, tRCD, tRCDWR, tRAS, tRP, tRC, CL, WL, tRTW, tWTR, tWTP, blr;
     uint32_t bus_bytes_per_cycle;
@@ -53,6 +55,13 @@ struct dram_channel {
     /* pending requests in arrival order (structure of arrays = dram_view) */
     uint32_t n;
     uint32_t *bank, *row, *tag, *req;
+    uint8_t *queue;           /* [n] the request's queue */
+    uint32_t n_queues;
+    uint32_t qcap[DRAM_MAX_QUEUES], qn[DRAM_MAX_QUEUES]; /* capacity, pending */
+    /* one queue's view when there are several: pending indices and copies */
+    uint32_t *sub_idx, *sub_bank, *sub_row, *sub_tag;
+    uint64_t *sub_arrival;
+    uint8_t *sub_is_write;
     uint64_t *arrival;
     uint8_t *is_write;
     uint8_t *bank_ready;
@@ -75,10 +84,16 @@ int dram_init(struct dram_channel *ch, const struct gpu_config *cfg,
               const struct dram_sched_ops *ops, struct err *e);
 void dram_fini(struct dram_channel *ch);
 
-/* A miss may need two slots (dirty victim write-back, then the fetch): the
- * queue accepts when fewer than dram_queue are pending and physically holds
- * one more. */
-static inline int dram_can_accept(const struct dram_channel *ch) { return ch->n < ch->cap; }
+/* Queue of a request with policy tag `tag`. */
+uint32_t dram_queue_of(const struct dram_channel *ch, uint32_t tag);
+/* A miss may need two slots (dirty victim write-back, then the fetch): a
+ * queue accepts when fewer than its capacity are pending, or with `spare`
+ * when no more than its capacity are (it physically holds one more). */
+static inline int dram_can_accept(const struct dram_channel *ch, uint32_t tag, int spare)
+{
+    uint32_t q = dram_queue_of(ch, tag);
+    return ch->qn[q] < ch->qcap[q] || (spare && ch->qn[q] <= ch->qcap[q]);
+}
 void dram_enqueue(struct dram_channel *ch, struct mem_pool *pool, uint32_t req, uint32_t bank,
                   uint32_t row, uint64_t now);
 /* One command cycle at `now`; finished requests go to ch->ret. */

@@ -39,7 +39,7 @@ static int to_dram(struct mem_system *ms, uint32_t q, int spare)
 {
     const struct mem_req *r = &ms->pool.r[q];
     struct dram_channel *ch = &ms->ch[r->channel];
-    if (!dram_can_accept(ch) && !(spare && ch->n <= ch->cap))
+    if (!dram_can_accept(ch, r->tag, spare))
         return 0;
     dram_enqueue(ch, &ms->pool, q, r->dram_bank, r->dram_row, ms->dram_now);
     return 1;
@@ -129,7 +129,7 @@ static int l2_serve(struct mem_system *ms, struct l2_sub *sb, uint32_t q)
     /* miss: needs the DRAM queue (twice with a dirty victim), an MSHR for reads */
     struct dram_channel *ch = &ms->ch[r->channel];
     int is_read = r->kind != MEM_REQ_WRITE;
-    if (!dram_can_accept(ch))
+    if (!dram_can_accept(ch, r->tag, 0))
         return 0;
     if (is_read && mshr_full(&sb->mshr))
         return 0;
@@ -142,8 +142,9 @@ static int l2_serve(struct mem_system *ms, struct l2_sub *sb, uint32_t q)
     if (v.valid && v.dirty) {
         ms->st.l2_writebacks++;
         uint32_t w = memsys_new_req(ms, NULL, v.tag, c->l2.line, MEM_REQ_WRITE, MEM_DEST_NONE, 0);
+        ms->pool.r[w].tag = r->tag; /* the write-back queues in the class of its miss */
         int ok = to_dram(ms, w, 0);
-        ws_assert(ok); /* the DRAM queue's spare slot */
+        ws_assert(ok); /* the miss checked room; the fetch then takes the spare slot */
     }
     ms->st.l2_accesses++;
     ms->st.l2_misses++;

@@ -2,10 +2,16 @@
  * test-only policy defined here (given to memsys_new_with, not registered):
  * L2 access events carry the requesting warp's slot, PC and hit/miss back to
  * its SM; an L2 policy that bypasses by request tag sends reads straight to
- * DRAM without touching the L2, while atomics and writes still take it. */
+ * DRAM without touching the L2, while atomics and writes still take it; a
+ * two-queue DRAM policy serves its high-priority queue first and each queue
+ * holds its own capacity. */
 #include "timing/mem_fx.h"
 
+#include <stdlib.h>
+
 #include "policy/cache/cache_policy.h"
+#include "policy/dram/dram_sched.h"
+#include "timing/dram.h"
 
 /* ---- test policies ------------------------------------------------------- */
 
@@ -28,6 +34,33 @@ static int tbyp_bypass(void *priv, uint32_t set, const struct cache_access *a)
 static const struct cache_policy_ops t_byp = {
     .name = "t_byp", .desc = "test: bypass requests tagged 1", .victim = tbyp_victim,
     .bypass = tbyp_bypass};
+
+/* Two queues: tag 1 high (capacity 2), everything else low (capacity 3);
+ * FR-FCFS inside each. */
+static uint32_t t2q_queues(void *priv, uint32_t dram_queue, uint32_t *cap)
+{
+    (void)priv;
+    (void)dram_queue;
+    cap[0] = 2;
+    cap[1] = 3;
+    return 2;
+}
+
+static uint32_t t2q_queue_of(void *priv, uint32_t tag)
+{
+    (void)priv;
+    return tag == 1 ? 0 : 1;
+}
+
+static int t2q_pick(void *priv, const struct dram_view *v)
+{
+    (void)priv;
+    return dram_pick_frfcfs(v);
+}
+
+static const struct dram_sched_ops t_2q = {
+    .name = "t_2q", .desc = "test: two priority queues by tag", .pick = t2q_pick,
+    .queues = t2q_queues, .queue_of = t2q_queue_of};
 
 /* ---- event log ------------------------------------------------------------ */
 
@@ -135,10 +168,83 @@ static void test_l2_events_and_bypass(void **state)
     fx_close(&f);
 }
 
+/* ---- DRAM priority queues ------------------------------------------------ */
+
+/* Run the channel until `want` requests have returned; their order in out. */
+static void dram_drain(struct dram_channel *ch, struct mem_pool *pool, uint64_t *now,
+                       uint32_t *out, uint32_t want)
+{
+    uint32_t got = 0;
+    while (got < want) {
+        ++*now;
+        dram_cycle(ch, pool, *now);
+        while (ring_ready(&ch->ret, *now) && got < want)
+            out[got++] = ring_pop(&ch->ret);
+        assert_true(*now < 100000);
+    }
+}
+
+static void test_dram_two_queues(void **state)
+{
+    (void)state;
+    struct gpu_config cfg;
+    tiny_config(&cfg);
+    struct dram_channel ch;
+    struct err e;
+    err_clear(&e);
+    assert_int_equal(dram_init(&ch, &cfg, &t_2q, &e), WS_OK);
+    assert_int_equal(ch.n_queues, 2);
+    assert_int_equal(ch.cap, 5);
+    struct mem_req reqs[8];
+    memset(reqs, 0, sizeof reqs);
+    struct mem_pool pool = {.r = reqs, .cap = 8};
+    for (uint32_t i = 0; i < 8; i++)
+        reqs[i].bytes = 128;
+    /* an old low-priority request and a younger high-priority one, same
+     * bank, different rows, bank closed: FR-FCFS alone would take the older */
+    reqs[0].tag = 0;
+    reqs[1].tag = 1;
+    uint64_t now = 0;
+    dram_enqueue(&ch, &pool, 0, 0, 3, now);
+    now += 5;
+    dram_enqueue(&ch, &pool, 1, 0, 4, now);
+    uint32_t order[2];
+    dram_drain(&ch, &pool, &now, order, 2);
+    assert_int_equal(order[0], 1);
+    assert_int_equal(order[1], 0);
+    /* capacities: the low queue takes 3, the high queue still takes 2; all
+     * to bank 1, the low ones first */
+    for (uint32_t i = 0; i < 3; i++) {
+        assert_true(dram_can_accept(&ch, 7, 0));
+        reqs[2 + i].tag = 7;
+        dram_enqueue(&ch, &pool, 2 + i, 1, i, now);
+    }
+    assert_false(dram_can_accept(&ch, 7, 0));
+    assert_true(dram_can_accept(&ch, 7, 1)); /* its spare slot */
+    assert_true(dram_can_accept(&ch, 1, 0));
+    reqs[5].tag = 1;
+    reqs[6].tag = 1;
+    dram_enqueue(&ch, &pool, 5, 1, 9, now);
+    assert_true(dram_can_accept(&ch, 1, 0));
+    dram_enqueue(&ch, &pool, 6, 1, 9, now);
+    assert_false(dram_can_accept(&ch, 1, 0));
+    assert_false(dram_can_accept(&ch, 0, 0));
+    /* the bank serves the younger high requests first, oldest first, then the
+     * low ones in FR-FCFS order */
+    uint32_t order2[5];
+    dram_drain(&ch, &pool, &now, order2, 5);
+    static const uint32_t want[5] = {5, 6, 2, 3, 4};
+    for (uint32_t i = 0; i < 5; i++)
+        assert_int_equal(order2[i], want[i]);
+    assert_true(dram_can_accept(&ch, 7, 0));
+    dram_fini(&ch);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_l2_events_and_bypass),
+        cmocka_unit_test(test_dram_two_queues),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,19 +14,7 @@
 static int frfcfs_pick(void *priv, const struct dram_view *v)
 {
     (void)priv;
-    int hit = -1, any = -1;
-    for (uint32_t i = 0; i < v->n; i++) {
-        uint32_t b = v->bank[i];
-        if (b >= v->n_banks || !v->bank_ready[b])
-            continue;
-        if (v->open_row[b] >= 0 && (uint64_t)v->open_row[b] == v->row[i]) {
-            if (hit < 0 || v->arrival[i] < v->arrival[hit])
-                hit = (int)i;
-        } else if (any < 0 || v->arrival[i] < v->arrival[any]) {
-            any = (int)i;
-        }
-    }
-    return hit >= 0 ? hit : any;
+    return dram_pick_frfcfs(v);
 }
 
 DRAM_POLICY(frfcfs, .desc = "row hits first, then oldest (Rixner ISCA 2000; GPGPU-Sim FR-FCFS)",
