@@ -88,24 +88,30 @@ int cache_allocate(struct cache *c, uint32_t set, uint64_t tag, const struct cac
                    uint32_t *way, struct cache_victim *v)
 {
     size_t base = (size_t)set * c->assoc;
-    uint64_t cand = 0;
-    int inv = -1;
+    uint64_t cand = 0, inval = 0;
     memset(v, 0, sizeof *v);
     for (uint32_t w = 0; w < c->assoc; w++) {
         uint8_t s = c->state[base + w];
-        if (s == CACHE_INVALID && inv < 0)
-            inv = (int)w;
+        if (s == CACHE_INVALID)
+            inval |= 1ull << w;
         if (s == CACHE_VALID)
             cand |= 1ull << w;
     }
+    if (!inval && !cand)
+        return CACHE_ALLOC_BUSY;
     uint32_t w;
-    if (inv >= 0) {
-        w = (uint32_t)inv;
+    if (c->ops->place) {
+        w = c->ops->place(c->priv, set, inval, cand, a);
+        if (w == CACHE_NO_WAY)
+            return CACHE_ALLOC_REFUSED;
+        ws_assert(w < c->assoc && ((inval | cand) >> w & 1));
+    } else if (inval) {
+        w = (uint32_t)__builtin_ctzll(inval);
     } else {
-        if (!cand)
-            return -1;
         w = c->ops->victim(c->priv, set, cand, a);
         ws_assert(w < c->assoc && (cand >> w & 1));
+    }
+    if (cand >> w & 1) {
         size_t i = base + w;
         v->valid = 1;
         v->dirty = c->dirty[i];

@@ -53,8 +53,10 @@ void cache_touch(struct cache *c, uint32_t set, uint32_t way, const struct cache
 /* Policy asks to bypass this miss (no allocation)? */
 int cache_bypass(struct cache *c, uint32_t set, const struct cache_access *a);
 /* Reserve a line for tag (reserve-on-miss; valid = 0 is allowed for
- * fill-immediately users).  Returns -1 when every way is RESERVED.  The
- * evicted line (if any) is described in *v. */
+ * fill-immediately users).  Returns 0, CACHE_ALLOC_BUSY when every way is
+ * RESERVED, or CACHE_ALLOC_REFUSED when the policy's place() refuses (serve
+ * the miss without a line).  The evicted line (if any) is described in *v. */
+enum { CACHE_ALLOC_BUSY = -1, CACHE_ALLOC_REFUSED = 1 };
 int cache_allocate(struct cache *c, uint32_t set, uint64_t tag, const struct cache_access *a,
                    uint32_t *way, struct cache_victim *v);
 /* RESERVED -> VALID when the data arrives. */

@@ -27,7 +27,11 @@
  *   through the L2").  Fences never reach the L2: a membar waits at the SM
  *   for the warp's stores.  This is a timing model: a bypassed read of a
  *   line dirty in the L2 is timed as a DRAM read (data values are functional
- *   and already correct). */
+ *   and already correct).
+ * - A policy that partitions the L2 may refuse to allocate a miss (place()
+ *   returns CACHE_NO_WAY): the miss is counted and reported, then goes to
+ *   DRAM as a bypass (a write is written to DRAM, a read's data is not
+ *   inserted). */
 #include "timing/memsys_l2.h"
 
 #include "base/log.h"
@@ -136,7 +140,19 @@ static int l2_serve(struct mem_system *ms, struct l2_sub *sb, uint32_t q)
     if (ms->pool.nfree < 2)
         return 0;
     struct cache_victim v;
-    if (cache_allocate(cc, set, line << shift, &ca, &way, &v) != 0)
+    int ar = cache_allocate(cc, set, line << shift, &ca, &way, &v);
+    if (ar == CACHE_ALLOC_REFUSED) {
+        /* the policy's partition has no way for it: served by DRAM without a
+         * line, as a bypass after the lookup */
+        ms->st.l2_accesses++;
+        ms->st.l2_misses++;
+        l2_emit(ms, r, 0);
+        r->l2_route = MEM_L2_BYPASS;
+        int ok = to_dram(ms, q, 0);
+        ws_assert(ok);
+        return 1;
+    }
+    if (ar != 0)
         return 0;
     li = (size_t)set * cc->assoc + way;
     if (v.valid && v.dirty) {

@@ -258,6 +258,25 @@ static int pool_ok_sm(const struct mem_system *ms, uint32_t n)
     return ms->pool.nfree >= ms->pool_reserve + n;
 }
 
+/* A read miss served without a cache line (the policy bypasses or refuses
+ * to allocate): the data goes straight to the instruction. */
+static void uncached_read(struct mem_system *ms, struct sm_mem *sm, uint64_t line,
+                          uint32_t shift, int is_l1d, uint64_t now)
+{
+    uint32_t q = memsys_new_req(ms, &sm->cur, line << shift, 1u << shift, MEM_REQ_READ,
+                                MEM_DEST_INST, sm->cur_idx);
+    ring_push(&sm->missq, q);
+    sm->inst[sm->cur_idx].pending++;
+    if (is_l1d) {
+        ms->st.l1d_accesses++;
+        ms->st.l1d_misses++;
+        emit_access(ms, sm, line, 0, 0, 0, now);
+    } else {
+        ms->st.l1c_accesses++;
+        ms->st.l1c_misses++;
+    }
+}
+
 /* A read through a cache with MSHRs (L1D or constant cache).  Returns 1 when
  * the access was handled, 0 on a reservation failure. */
 static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c,
@@ -318,13 +337,7 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
             ms->st.l1d_reservation_fails++;
             return 0;
         }
-        uint32_t q = memsys_new_req(ms, mi, line << shift, 1u << shift, MEM_REQ_READ, MEM_DEST_INST,
-                             sm->cur_idx);
-        ring_push(&sm->missq, q);
-        sm->inst[sm->cur_idx].pending++;
-        ms->st.l1d_accesses++;
-        ms->st.l1d_misses++;
-        emit_access(ms, sm, line, 0, 0, 0, now);
+        uncached_read(ms, sm, line, shift, 1, now);
         return 1;
     }
     /* the miss queue physically holds one more entry than its logical size,
@@ -335,7 +348,12 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
         return 0;
     }
     struct cache_victim v;
-    if (cache_allocate(c, set, line << shift, &ca, &way, &v) != 0) {
+    int ar = cache_allocate(c, set, line << shift, &ca, &way, &v);
+    if (ar == CACHE_ALLOC_REFUSED) { /* the policy's partition has no way for it */
+        uncached_read(ms, sm, line, shift, is_l1d, now);
+        return 1;
+    }
+    if (ar != 0) {
         if (is_l1d)
             ms->st.l1d_reservation_fails++;
         return 0;
@@ -564,7 +582,8 @@ int memsys_ifetch(struct mem_system *ms, uint32_t sm, uint64_t addr, uint64_t no
     struct cache_access ca = {.line_addr = line, .sm = sm, .warp = -1};
     struct cache_victim v;
     if (cache_allocate(c, set, line << ms->l1i_shift, &ca, &way, &v) != 0)
-        panic("l1i: no way to allocate"); /* lines are filled immediately */
+        panic("l1i: no way to allocate (lines are filled at once; a policy that refuses "
+              "to allocate is for data caches)");
     cache_fill(c, set, way);
     *ready_at = now + ms->l1i_miss_latency;
     m->l1i_ready[(size_t)set * c->assoc + way] = *ready_at;

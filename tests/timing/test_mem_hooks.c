@@ -4,13 +4,16 @@
  * its SM; an L2 policy that bypasses by request tag sends reads straight to
  * DRAM without touching the L2, while atomics and writes still take it; a
  * two-queue DRAM policy serves its high-priority queue first and each queue
- * holds its own capacity. */
+ * holds its own capacity; a partitioning cache policy places every line in
+ * its partition even when the other partition has empty ways, and refuses to
+ * allocate (the L1D then serves the miss without a line). */
 #include "timing/mem_fx.h"
 
 #include <stdlib.h>
 
 #include "policy/cache/cache_policy.h"
 #include "policy/dram/dram_sched.h"
+#include "timing/cache.h"
 #include "timing/dram.h"
 
 /* ---- test policies ------------------------------------------------------- */
@@ -61,6 +64,31 @@ static int t2q_pick(void *priv, const struct dram_view *v)
 static const struct dram_sched_ops t_2q = {
     .name = "t_2q", .desc = "test: two priority queues by tag", .pick = t2q_pick,
     .queues = t2q_queues, .queue_of = t2q_queue_of};
+
+/* CACP-like static partition of 16 ways: tag 1 owns ways 0..7, tag 0 ways
+ * 8..15, tag 2 none (refused); lowest empty way of the partition first, else
+ * its lowest valid way. */
+static uint64_t tpart_mask(uint32_t tag)
+{
+    return tag == 1 ? 0x00ffull : tag == 0 ? 0xff00ull : 0;
+}
+
+static uint32_t tpart_place(void *priv, uint32_t set, uint64_t invalid, uint64_t valid,
+                            const struct cache_access *a)
+{
+    (void)priv;
+    (void)set;
+    uint64_t legal = tpart_mask(a->tag);
+    if (invalid & legal)
+        return (uint32_t)__builtin_ctzll(invalid & legal);
+    if (valid & legal)
+        return (uint32_t)__builtin_ctzll(valid & legal);
+    return CACHE_NO_WAY;
+}
+
+static const struct cache_policy_ops t_part = {
+    .name = "t_part", .desc = "test: ways 0-7 for tag 1, 8-15 for tag 0", .victim = tbyp_victim,
+    .place = tpart_place};
 
 /* ---- event log ------------------------------------------------------------ */
 
@@ -240,11 +268,73 @@ static void test_dram_two_queues(void **state)
     dram_fini(&ch);
 }
 
+/* ---- partitioned caches --------------------------------------------------- */
+
+static void test_partitioned_cache(void **state)
+{
+    (void)state;
+    struct cache_geometry g = {.sets = 2, .line = 128, .assoc = 16, .policy = "lru"};
+    struct cache c;
+    struct err e;
+    err_clear(&e);
+    assert_int_equal(cache_init(&c, &g, &t_part, 0, "l1d", &e), WS_OK);
+    struct cache_access a = {.warp = 1};
+    struct cache_victim v;
+    uint32_t way;
+    /* tag 0 fills set 0 while ways 0..7 stay empty: never outside 8..15 */
+    for (uint32_t i = 0; i < 12; i++) {
+        a.tag = 0;
+        a.line_addr = 2 * i;
+        assert_int_equal(cache_allocate(&c, 0, a.line_addr << 7, &a, &way, &v), 0);
+        assert_true(way >= 8 && way <= 15);
+        assert_int_equal(v.valid, i >= 8); /* once its 8 ways are full: its own line */
+        cache_fill(&c, 0, way);
+    }
+    for (uint32_t w = 0; w < 8; w++)
+        assert_int_equal(c.state[w], CACHE_INVALID);
+    /* tag 1 goes to 0..7 only and never evicts a tag-0 line */
+    for (uint32_t i = 0; i < 10; i++) {
+        a.tag = 1;
+        a.line_addr = 1000 + 2 * i;
+        assert_int_equal(cache_allocate(&c, 0, a.line_addr << 7, &a, &way, &v), 0);
+        assert_true(way <= 7);
+        assert_int_equal(v.valid, i >= 8);
+        if (v.valid)
+            assert_true(v.tag >> 7 >= 1000);
+        cache_fill(&c, 0, way);
+    }
+    /* tag 2 has no partition: refused, nothing changes */
+    a.tag = 2;
+    assert_int_equal(cache_allocate(&c, 1, 4096, &a, &way, &v), CACHE_ALLOC_REFUSED);
+    for (uint32_t w = 0; w < 16; w++)
+        assert_int_equal(c.state[16 + w], CACHE_INVALID);
+    cache_fini(&c);
+
+    /* through the L1D: a refused miss is served without a line (no
+     * eviction, no MSHR), so the same load misses again */
+    struct fx f;
+    tiny_config(&f.cfg);
+    f.cfg.l1d.assoc = 16;
+    struct memsys_policies pol = {.l1d = &t_part};
+    fx_open_with(&f, &pol);
+    f.skip = 1;
+    fx_run(&f, tagged(load_inst(0, 1, 0, GBASE, 1), 0x40, 2));
+    fx_run(&f, tagged(load_inst(0, 1, 0, GBASE, 1), 0x40, 2));
+    assert_int_equal(stat(&f, "l1d_misses"), 2);
+    assert_int_equal(stat(&f, "l1d_hits"), 0);
+    fx_run(&f, tagged(load_inst(0, 1, 0, GBASE, 1), 0x40, 0));
+    fx_run(&f, tagged(load_inst(0, 1, 0, GBASE, 1), 0x40, 0));
+    assert_int_equal(stat(&f, "l1d_misses"), 3);
+    assert_int_equal(stat(&f, "l1d_hits"), 1);
+    fx_close(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_l2_events_and_bypass),
         cmocka_unit_test(test_dram_two_queues),
+        cmocka_unit_test(test_partitioned_cache),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,7 +9,14 @@
  *             cache before calling, so every candidate is valid);
  *   on_insert() after the cache places a new line in `way` (insertion policy);
  *   on_hit()  on a hit (promotion policy);
- *   on_evict() when a valid line leaves (`reused` = it was hit since insert).
+ *   on_evict() when a valid line leaves (`reused` = it was hit since insert);
+ *   place()   optional, replaces the two steps above for policies that
+ *             partition the set (CAWA CACP, SPEC-policies 8.3): it sees the
+ *             empty ways (`invalid`) and the valid ones (`valid`), returns a
+ *             way from either, or CACHE_NO_WAY to refuse to allocate (the
+ *             miss is then served without a line: the fill bypasses the
+ *             cache).  Without place() the cache takes the lowest invalid
+ *             way, else victim(valid).
  * A policy may also say "do not allocate" (bypass): optional.  In an L1 it is
  * asked on a miss; in the L2 it is asked once per read when the read arrives
  * at its sub-partition, before any tag lookup: a bypassing read goes straight
@@ -55,9 +62,13 @@ struct cache_policy_ops {
     void (*on_insert)(void *priv, uint32_t set, uint32_t way, const struct cache_access *a);
     void (*on_hit)(void *priv, uint32_t set, uint32_t way, const struct cache_access *a);
     void (*on_evict)(void *priv, uint32_t set, uint32_t way, int reused);       /* optional */
+    uint32_t (*place)(void *priv, uint32_t set, uint64_t invalid, uint64_t valid,
+                      const struct cache_access *a);                            /* optional */
     int (*bypass)(void *priv, uint32_t set, const struct cache_access *a);      /* optional */
     void (*stats)(void *priv, struct stats *s, const char *prefix);            /* optional */
 };
+
+#define CACHE_NO_WAY UINT32_MAX /* place(): do not allocate */
 
 #define CACHE_POLICY(id, ...)                                                            \
     const struct cache_policy_ops cache_policy_##id = {.name = #id, __VA_ARGS__}
