@@ -53,6 +53,8 @@ struct stats {
     struct kernel_snap *k;
     size_t nk, kcap;
 
+    char prefix[32]; /* stats_set_prefix */
+
     struct timeline_col *cols;
     size_t ncols, colcap;
     uint64_t *rows; /* nrows * (ncols + 1): cycle then columns */
@@ -94,9 +96,26 @@ static void stats_hash_insert(uint32_t *tab, size_t cap, const char *name, uint3
     tab[i] = idx + 1;
 }
 
-static struct stat_entry *stats_add(struct stats *s, const char *name, const char *desc,
+/* name with the current prefix, in buf */
+static const char *stats_prefixed(const struct stats *s, const char *name, char *buf, size_t n)
+{
+    if (!s->prefix[0] || !name)
+        return name;
+    snprintf(buf, n, "%s%s", s->prefix, name);
+    return buf;
+}
+
+void stats_set_prefix(struct stats *s, const char *prefix)
+{
+    ws_assert(!prefix || strlen(prefix) < sizeof s->prefix);
+    snprintf(s->prefix, sizeof s->prefix, "%s", prefix ? prefix : "");
+}
+
+static struct stat_entry *stats_add(struct stats *s, const char *name_in, const char *desc,
                                     enum stat_kind kind)
 {
+    char buf[256];
+    const char *name = stats_prefixed(s, name_in, buf, sizeof buf);
     ws_assert(name && *name);
     if (stats_find(s, name) >= 0)
         panic("statistic '%s' registered twice", name);
@@ -167,7 +186,13 @@ void stats_counter(struct stats *s, const char *name, const char *desc, const ui
 void stats_ratio(struct stats *s, const char *name, const char *desc, const char *num,
                  const char *den, double scale)
 {
-    long in = stats_find(s, num), id = stats_find(s, den);
+    char bn[256], bd[256];
+    long in = stats_find(s, stats_prefixed(s, num, bn, sizeof bn));
+    long id = stats_find(s, stats_prefixed(s, den, bd, sizeof bd));
+    if (in < 0)
+        in = stats_find(s, num);
+    if (id < 0)
+        id = stats_find(s, den);
     if (in < 0 || s->e[in].kind != STAT_COUNTER)
         panic("ratio '%s': numerator '%s' is not a registered counter", name, num);
     if (id < 0 || s->e[id].kind != STAT_COUNTER)
@@ -404,9 +429,11 @@ void stats_print_kernels_json(const struct stats *s, FILE *out, int indent)
 
 /* ---- timeline -------------------------------------------------------------- */
 
-void stats_timeline_column(struct stats *s, const char *name, const uint64_t *ptr,
+void stats_timeline_column(struct stats *s, const char *name_in, const uint64_t *ptr,
                            uint32_t count, size_t stride)
 {
+    char buf[256];
+    const char *name = stats_prefixed(s, name_in, buf, sizeof buf);
     ws_assert(name && ptr && count >= 1);
     if (s->nrows)
         panic("timeline column '%s' registered after sampling started", name);

@@ -41,6 +41,13 @@ void stats_ratio(struct stats *s, const char *name, const char *desc, const char
 void stats_histogram(struct stats *s, const char *name, const char *desc, const uint64_t *bins,
                      uint32_t nbins, const char *const *bin_names, uint32_t count, size_t stride);
 
+/* Prefix for the names registered from now on (counters, ratios,
+ * histograms, timeline columns); NULL or "" for none.  A ratio's operands are
+ * looked up with the prefix first, then as given.  The memory system sets
+ * the cache's or DRAM's prefix (l1d_, l2_, dram_) around a policy's stats
+ * hook, so one policy can report from several caches. */
+void stats_set_prefix(struct stats *s, const char *prefix);
+
 /* Current value of a counter or ratio by name; 0 if unknown (returns -1). */
 int stats_get(const struct stats *s, const char *name, double *out);
 int stats_get_u64(const struct stats *s, const char *name, uint64_t *out);

@@ -9,11 +9,10 @@
 #include "base/log.h"
 #include "policy/registry.h"
 
-int cache_init(struct cache *c, const struct cache_geometry *g,
-               const struct cache_policy_ops *ops, uint32_t instance, const char *what,
-               struct err *e)
+int cache_prepare(const struct cache_geometry *g, const struct cache_policy_ops *given,
+                  const struct cache_policy_ops **ops, struct param_set *ps, const char *what,
+                  struct err *e)
 {
-    memset(c, 0, sizeof *c);
     if (g->sets == 0 || g->assoc == 0 || g->line == 0)
         return err_set(e, WS_ERR_INVALID, "%s: sets, line and assoc must be positive", what);
     if (g->line & (g->line - 1))
@@ -21,11 +20,25 @@ int cache_init(struct cache *c, const struct cache_geometry *g,
                        g->line);
     if (g->assoc > 64)
         return err_set(e, WS_ERR_INVALID, "%s: associativity %u exceeds 64", what, g->assoc);
-    struct param_set ps;
-    c->ops = ops;
-    if ((ops ? param_parse(&ps, ops->params, ops->name, "", e)
-             : registry_cache(g->policy, &c->ops, &ps, e)) != WS_OK)
+    *ops = given;
+    if ((given ? param_parse(ps, given->params, given->name, "", e)
+               : registry_cache(g->policy, ops, ps, e)) != WS_OK)
         return err_prefix(e, "%s.policy: ", what);
+    return WS_OK;
+}
+
+size_t cache_priv_stride(const struct cache_geometry *g, const struct cache_policy_ops *ops)
+{
+    size_t psz = ops->priv_size ? ops->priv_size(g->sets, g->assoc) : 0;
+    return (psz + 15) / 16 * 16 + (psz ? 0 : 16);
+}
+
+int cache_init(struct cache *c, const struct cache_geometry *g,
+               const struct cache_policy_ops *ops, const struct param_set *ps, void *priv,
+               uint32_t instance, const char *what, struct err *e)
+{
+    memset(c, 0, sizeof *c);
+    c->ops = ops;
     c->sets = g->sets;
     c->assoc = g->assoc;
     while ((1u << c->line_shift) < g->line)
@@ -37,11 +50,10 @@ int cache_init(struct cache *c, const struct cache_geometry *g,
     c->reused = xcalloc(n, 1);
     c->owner_slot = xcalloc(n, sizeof *c->owner_slot);
     c->owner_age = xcalloc(n, sizeof *c->owner_age);
-    size_t psz = c->ops->priv_size ? c->ops->priv_size(g->sets, g->assoc) : 0;
-    c->priv = xcalloc(psz ? psz : 1, 1);
+    c->priv = priv;
     struct cache_policy_init in = {.sets = g->sets, .ways = g->assoc, .instance = instance,
                                    .seed = 0x5eed0000ull + instance};
-    if (c->ops->init && c->ops->init(c->priv, &ps, &in, e) != WS_OK) {
+    if (c->ops->init && c->ops->init(c->priv, ps, &in, e) != WS_OK) {
         cache_fini(c);
         return err_prefix(e, "%s.policy: ", what);
     }
@@ -56,7 +68,6 @@ void cache_fini(struct cache *c)
     free(c->reused);
     free(c->owner_slot);
     free(c->owner_age);
-    free(c->priv);
     memset(c, 0, sizeof *c);
 }
 

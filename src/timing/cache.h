@@ -38,12 +38,20 @@ struct cache_victim {
     uint64_t owner_age;
 };
 
-/* `what` names the cache in error messages ("l1d").  The policy is g->policy
- * resolved through the registry, or `ops` with its default parameters when
- * not NULL (a test's own policy). */
+/* Check the geometry and resolve the policy: g->policy through the registry,
+ * or `given` with its default parameters when not NULL (a test's own
+ * policy).  `what` names the cache in error messages ("l1d"). */
+int cache_prepare(const struct cache_geometry *g, const struct cache_policy_ops *given,
+                  const struct cache_policy_ops **ops, struct param_set *ps, const char *what,
+                  struct err *e);
+/* Bytes of policy state per cache (a multiple of 16, so that the instances
+ * of one cache kind can lie in one array, `stride` apart, for ops->stats). */
+size_t cache_priv_stride(const struct cache_geometry *g, const struct cache_policy_ops *ops);
+/* Build with the prepared policy; `priv` (zeroed, cache_priv_stride bytes)
+ * holds the policy state and stays the caller's. */
 int cache_init(struct cache *c, const struct cache_geometry *g,
-               const struct cache_policy_ops *ops, uint32_t instance, const char *what,
-               struct err *e);
+               const struct cache_policy_ops *ops, const struct param_set *ps, void *priv,
+               uint32_t instance, const char *what, struct err *e);
 void cache_fini(struct cache *c);
 
 /* Look up tag in set; *way is set on HIT and HIT_RESERVED. */

@@ -11,23 +11,35 @@
 
 static uint64_t dram_max(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
-int dram_init(struct dram_channel *ch, const struct gpu_config *cfg,
-              const struct dram_sched_ops *ops, struct err *e)
+int dram_prepare(const struct gpu_config *cfg, const struct dram_sched_ops *given,
+                 const struct dram_sched_ops **ops, struct param_set *ps, struct err *e)
 {
-    memset(ch, 0, sizeof *ch);
     if (cfg->dram_banks == 0 || cfg->dram_queue == 0 || cfg->dram_bus_bytes == 0 ||
         cfg->dram_data_rate == 0)
         return err_set(e, WS_ERR_INVALID,
                        "dram_banks, dram_queue, dram_bus_bytes and dram_data_rate must be "
                        "positive");
-    struct param_set ps;
-    ch->ops = ops;
-    if ((ops ? param_parse(&ps, ops->params, ops->name, "", e)
-             : registry_dram(cfg->dram_sched, &ch->ops, &ps, e)) != WS_OK)
+    *ops = given;
+    if ((given ? param_parse(ps, given->params, given->name, "", e)
+               : registry_dram(cfg->dram_sched, ops, ps, e)) != WS_OK)
         return err_prefix(e, "dram_sched: ");
+    return WS_OK;
+}
+
+size_t dram_priv_stride(const struct dram_sched_ops *ops)
+{
+    return (ops->priv_size + 15) / 16 * 16 + (ops->priv_size ? 0 : 16);
+}
+
+int dram_init(struct dram_channel *ch, const struct gpu_config *cfg,
+              const struct dram_sched_ops *ops, const struct param_set *ps, void *priv,
+              struct err *e)
+{
+    memset(ch, 0, sizeof *ch);
+    ch->ops = ops;
     ch->n_banks = cfg->dram_banks;
-    ch->priv = xcalloc(ch->ops->priv_size ? ch->ops->priv_size : 1, 1);
-    if (ch->ops->init && ch->ops->init(ch->priv, &ps, ch->n_banks, e) != WS_OK) {
+    ch->priv = priv;
+    if (ch->ops->init && ch->ops->init(ch->priv, ps, ch->n_banks, e) != WS_OK) {
         dram_fini(ch);
         return err_prefix(e, "dram_sched: ");
     }
@@ -119,7 +131,6 @@ void dram_fini(struct dram_channel *ch)
     free(ch->banks);
     free(ch->ret.v);
     free(ch->ret.t);
-    free(ch->priv);
     memset(ch, 0, sizeof *ch);
 }
 

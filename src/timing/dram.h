@@ -78,10 +78,19 @@ struct dram_channel {
     uint64_t accesses, reads, writes, row_hits, activates, busy_cycles;
 };
 
-/* The scheduler is cfg->dram_sched resolved through the registry, or `ops`
- * with its default parameters when not NULL (a test's own policy). */
+/* Check the configuration and resolve the scheduler: cfg->dram_sched through
+ * the registry, or `given` with its default parameters when not NULL (a
+ * test's own policy). */
+int dram_prepare(const struct gpu_config *cfg, const struct dram_sched_ops *given,
+                 const struct dram_sched_ops **ops, struct param_set *ps, struct err *e);
+/* Bytes of scheduler state per channel (a multiple of 16: the channels'
+ * states lie in one array, `stride` apart, for ops->stats). */
+size_t dram_priv_stride(const struct dram_sched_ops *ops);
+/* Build with the prepared scheduler; `priv` (zeroed, dram_priv_stride
+ * bytes) holds its state and stays the caller's. */
 int dram_init(struct dram_channel *ch, const struct gpu_config *cfg,
-              const struct dram_sched_ops *ops, struct err *e);
+              const struct dram_sched_ops *ops, const struct param_set *ps, void *priv,
+              struct err *e);
 void dram_fini(struct dram_channel *ch);
 
 /* Queue of a request with policy tag `tag`. */

@@ -136,6 +136,19 @@ static int memsys_check(const struct gpu_config *c, struct err *e)
     return WS_OK;
 }
 
+typedef void (*policy_stats_fn)(void *priv, struct stats *s, uint32_t instances, size_t stride);
+
+/* A policy's own counters, registered under the prefix of where it runs. */
+static void memsys_policy_stats(struct stats *s, const char *prefix, policy_stats_fn fn,
+                                const struct policy_block *pb, uint32_t instances)
+{
+    if (!fn)
+        return;
+    stats_set_prefix(s, prefix);
+    fn(pb->mem, s, instances, pb->stride);
+    stats_set_prefix(s, NULL);
+}
+
 static void memsys_register(struct mem_system *ms, struct stats *s)
 {
     struct memsys_counters *t = &ms->st;
@@ -219,6 +232,48 @@ static void memsys_register(struct mem_system *ms, struct stats *s)
                     "(DAWS Fig. 11)",
                     "l1d_vta_hits", "gpu_sim_insn", 1000.0);
     }
+    memsys_policy_stats(s, "l1d_", ms->sm[0].l1d.ops->stats, &ms->pb_l1d, ms->n_sms);
+    memsys_policy_stats(s, "l1c_", ms->sm[0].l1c.ops->stats, &ms->pb_l1c, ms->n_sms);
+    memsys_policy_stats(s, "l1i_", ms->sm[0].l1i.ops->stats, &ms->pb_l1i, ms->n_sms);
+    memsys_policy_stats(s, "l2_", ms->sub[0].c.ops->stats, &ms->pb_l2, ms->n_sub);
+    memsys_policy_stats(s, "dram_", ms->ch[0].ops->stats, &ms->pb_dram, ms->n_ch);
+}
+
+/* One cache kind: resolve its policy, give its n instances one state block
+ * and build them (instance i at (char *)first + i * cstride). */
+static int memsys_caches(struct cache *first, size_t cstride, uint32_t n,
+                         const struct cache_geometry *g, const struct cache_policy_ops *given,
+                         struct policy_block *pb, const char *what, struct err *e)
+{
+    const struct cache_policy_ops *ops;
+    struct param_set ps;
+    int rc = cache_prepare(g, given, &ops, &ps, what, e);
+    if (rc != WS_OK)
+        return rc;
+    pb->stride = cache_priv_stride(g, ops);
+    pb->mem = xcalloc(n, pb->stride);
+    for (uint32_t i = 0; i < n && rc == WS_OK; i++) {
+        struct cache *c = (struct cache *)((char *)first + i * cstride);
+        rc = cache_init(c, g, ops, &ps, pb->mem + i * pb->stride, i, what, e);
+    }
+    return rc;
+}
+
+/* The DRAM channels, their schedulers' states in one block. */
+static int memsys_drams(struct mem_system *ms, const struct dram_sched_ops *given,
+                        struct err *e)
+{
+    const struct dram_sched_ops *ops;
+    struct param_set ps;
+    int rc = dram_prepare(&ms->cfg, given, &ops, &ps, e);
+    if (rc != WS_OK)
+        return rc;
+    ms->pb_dram.stride = dram_priv_stride(ops);
+    ms->pb_dram.mem = xcalloc(ms->n_ch, ms->pb_dram.stride);
+    for (uint32_t i = 0; i < ms->n_ch && rc == WS_OK; i++)
+        rc = dram_init(&ms->ch[i], &ms->cfg, ops, &ps,
+                       ms->pb_dram.mem + i * ms->pb_dram.stride, e);
+    return rc;
 }
 
 int memsys_new(const struct gpu_config *cfg, const struct dev_mem *mem, struct stats *s,
@@ -248,21 +303,21 @@ int memsys_new_with(const struct gpu_config *cfg, const struct dev_mem *mem, str
     ms->sm = xcalloc(ms->n_sms, sizeof *ms->sm);
     ms->sub = xcalloc(ms->n_sub, sizeof *ms->sub);
     ms->ch = xcalloc(ms->n_ch, sizeof *ms->ch);
-    int rc = WS_OK;
+    for (uint32_t i = 0; i < ms->n_sms; i++)
+        ms->sm[i].cur_idx = MEM_REQ_NONE;
     /* caches first: they validate geometry and policies */
-    for (uint32_t i = 0; i < ms->n_sms && rc == WS_OK; i++) {
-        struct sm_mem *sm = &ms->sm[i];
-        sm->cur_idx = MEM_REQ_NONE;
-        rc = cache_init(&sm->l1d, &c->l1d, pol ? pol->l1d : NULL, i, "l1d", e);
-        if (rc == WS_OK)
-            rc = cache_init(&sm->l1c, &c->l1c, NULL, i, "l1c", e);
-        if (rc == WS_OK)
-            rc = cache_init(&sm->l1i, &c->l1i, NULL, i, "l1i", e);
-    }
-    for (uint32_t i = 0; i < ms->n_sub && rc == WS_OK; i++)
-        rc = cache_init(&ms->sub[i].c, &c->l2, pol ? pol->l2 : NULL, i, "l2", e);
-    for (uint32_t i = 0; i < ms->n_ch && rc == WS_OK; i++)
-        rc = dram_init(&ms->ch[i], c, pol ? pol->dram : NULL, e);
+    size_t sms = sizeof(struct sm_mem);
+    int rc = memsys_caches(&ms->sm[0].l1d, sms, ms->n_sms, &c->l1d, pol ? pol->l1d : NULL,
+                           &ms->pb_l1d, "l1d", e);
+    if (rc == WS_OK)
+        rc = memsys_caches(&ms->sm[0].l1c, sms, ms->n_sms, &c->l1c, NULL, &ms->pb_l1c, "l1c", e);
+    if (rc == WS_OK)
+        rc = memsys_caches(&ms->sm[0].l1i, sms, ms->n_sms, &c->l1i, NULL, &ms->pb_l1i, "l1i", e);
+    if (rc == WS_OK)
+        rc = memsys_caches(&ms->sub[0].c, sizeof(struct l2_sub), ms->n_sub, &c->l2,
+                           pol ? pol->l2 : NULL, &ms->pb_l2, "l2", e);
+    if (rc == WS_OK)
+        rc = memsys_drams(ms, pol ? pol->dram : NULL, e);
     if (rc != WS_OK) {
         memsys_free(ms);
         return rc;
@@ -367,6 +422,11 @@ void memsys_free(struct mem_system *ms)
     memsys_icnt_fini(&ms->req_net);
     memsys_icnt_fini(&ms->rep_net);
     free(ms->pool.r);
+    free(ms->pb_l1d.mem);
+    free(ms->pb_l1c.mem);
+    free(ms->pb_l1i.mem);
+    free(ms->pb_l2.mem);
+    free(ms->pb_dram.mem);
     free(ms->sm);
     free(ms->sub);
     free(ms->ch);

@@ -84,6 +84,13 @@ struct memsys_counters {
     uint64_t icnt_req_packets, icnt_reply_packets, icnt_stalls;
 };
 
+/* The policy state of one cache kind (or of the DRAM scheduler): instance i
+ * at mem + i * stride, so that the policy's stats hook can sum them. */
+struct policy_block {
+    char *mem;
+    size_t stride;
+};
+
 struct mem_system {
     struct gpu_config cfg;
     struct mem_pool pool;
@@ -100,6 +107,7 @@ struct mem_system {
     uint32_t l1d_shift, l1c_shift, l1i_shift, l2_shift, flit;
     uint32_t l1i_miss_latency;
     struct memsys_counters st;
+    struct policy_block pb_l1d, pb_l1c, pb_l1i, pb_l2, pb_dram;
 };
 
 /* Ring storage (timed: with a visibility time per entry). */

@@ -174,7 +174,8 @@ static int l2_serve(struct mem_system *ms, struct l2_sub *sb, uint32_t q)
     uint32_t m = mshr_alloc(&sb->mshr, line, way);
     mshr_add(&sb->mshr, m, q);
     /* the DRAM fetch travels as a separate request so that q waits in the MSHR */
-    uint32_t f = memsys_new_req(ms, NULL, line << shift, c->l2.line, MEM_REQ_READ, MEM_DEST_NONE, 0);
+    uint32_t f =
+        memsys_new_req(ms, NULL, line << shift, c->l2.line, MEM_REQ_READ, MEM_DEST_NONE, 0);
     struct mem_req *fr = &ms->pool.r[f];
     fr->tag = r->tag; /* the fetch carries the origin of the miss it serves */
     fr->sm = r->sm;

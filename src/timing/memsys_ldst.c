@@ -366,7 +366,8 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
         if (v.dirty) {
             ms->st.l1d_writebacks++;
             ring_push(&sm->missq,
-                      memsys_new_req(ms, NULL, v.tag, 1u << shift, MEM_REQ_WRITE, MEM_DEST_NONE, 0));
+                      memsys_new_req(ms, NULL, v.tag, 1u << shift, MEM_REQ_WRITE,
+                                     MEM_DEST_NONE, 0));
         }
     }
     uint32_t m = mshr_alloc(mt, line, way);
@@ -404,8 +405,8 @@ static int l1d_store(struct mem_system *ms, struct sm_mem *sm, const struct ldst
     if (!local)
         emit(sm, SCHED_EV_STORE, (int32_t)mi->slot, mi->pc, mi->cta, mi->age, line, now);
     if (!ms->cfg.l1d_enabled && !local) {
-        ring_push(&sm->missq, memsys_new_req(ms, mi, a->addr, a->bytes, MEM_REQ_WRITE, MEM_DEST_NONE,
-                                      0));
+        ring_push(&sm->missq, memsys_new_req(ms, mi, a->addr, a->bytes, MEM_REQ_WRITE,
+                                             MEM_DEST_NONE, 0));
         return 1;
     }
     struct cache_access ca = {.line_addr = line, .pc = mi->pc, .sm = mi->sm,
@@ -433,8 +434,8 @@ static int l1d_store(struct mem_system *ms, struct sm_mem *sm, const struct ldst
     }
     emit_access(ms, sm, line, r == CACHE_HIT, 1, own, now);
     if (need_req)
-        ring_push(&sm->missq, memsys_new_req(ms, mi, a->addr, a->bytes, MEM_REQ_WRITE, MEM_DEST_NONE,
-                                      0));
+        ring_push(&sm->missq, memsys_new_req(ms, mi, a->addr, a->bytes, MEM_REQ_WRITE,
+                                             MEM_DEST_NONE, 0));
     return 1;
 }
 
@@ -465,8 +466,8 @@ static int ldst_access(struct mem_system *ms, struct sm_mem *sm, const struct ld
     if (mi->is_atomic) {
         if (missq_full(sm) || !pool_ok_sm(ms, 1))
             return 0;
-        ring_push(&sm->missq, memsys_new_req(ms, mi, a->addr, a->bytes, MEM_REQ_ATOMIC, MEM_DEST_INST,
-                                      sm->cur_idx));
+        ring_push(&sm->missq, memsys_new_req(ms, mi, a->addr, a->bytes, MEM_REQ_ATOMIC,
+                                             MEM_DEST_INST, sm->cur_idx));
         sm->inst[sm->cur_idx].pending++;
         return 1;
     }

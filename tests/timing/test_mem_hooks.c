@@ -6,7 +6,8 @@
  * two-queue DRAM policy serves its high-priority queue first and each queue
  * holds its own capacity; a partitioning cache policy places every line in
  * its partition even when the other partition has empty ways, and refuses to
- * allocate (the L1D then serves the miss without a line). */
+ * allocate (the L1D then serves the miss without a line); cache policies'
+ * own counters are reported under the cache's prefix (BRRIP's insertions). */
 #include "timing/mem_fx.h"
 
 #include <stdlib.h>
@@ -220,7 +221,11 @@ static void test_dram_two_queues(void **state)
     struct dram_channel ch;
     struct err e;
     err_clear(&e);
-    assert_int_equal(dram_init(&ch, &cfg, &t_2q, &e), WS_OK);
+    const struct dram_sched_ops *ops;
+    static struct param_set ps;
+    assert_int_equal(dram_prepare(&cfg, &t_2q, &ops, &ps, &e), WS_OK);
+    void *priv = calloc(1, dram_priv_stride(ops));
+    assert_int_equal(dram_init(&ch, &cfg, ops, &ps, priv, &e), WS_OK);
     assert_int_equal(ch.n_queues, 2);
     assert_int_equal(ch.cap, 5);
     struct mem_req reqs[8];
@@ -266,6 +271,7 @@ static void test_dram_two_queues(void **state)
         assert_int_equal(order2[i], want[i]);
     assert_true(dram_can_accept(&ch, 7, 0));
     dram_fini(&ch);
+    free(priv);
 }
 
 /* ---- partitioned caches --------------------------------------------------- */
@@ -277,7 +283,11 @@ static void test_partitioned_cache(void **state)
     struct cache c;
     struct err e;
     err_clear(&e);
-    assert_int_equal(cache_init(&c, &g, &t_part, 0, "l1d", &e), WS_OK);
+    const struct cache_policy_ops *ops;
+    static struct param_set ps;
+    assert_int_equal(cache_prepare(&g, &t_part, &ops, &ps, "l1d", &e), WS_OK);
+    void *priv = calloc(1, cache_priv_stride(&g, ops));
+    assert_int_equal(cache_init(&c, &g, ops, &ps, priv, 0, "l1d", &e), WS_OK);
     struct cache_access a = {.warp = 1};
     struct cache_victim v;
     uint32_t way;
@@ -309,6 +319,7 @@ static void test_partitioned_cache(void **state)
     for (uint32_t w = 0; w < 16; w++)
         assert_int_equal(c.state[16 + w], CACHE_INVALID);
     cache_fini(&c);
+    free(priv);
 
     /* through the L1D: a refused miss is served without a line (no
      * eviction, no MSHR), so the same load misses again */
@@ -329,12 +340,40 @@ static void test_partitioned_cache(void **state)
     fx_close(&f);
 }
 
+/* ---- policy statistics ---------------------------------------------------- */
+
+static void test_cache_policy_stats(void **state)
+{
+    (void)state;
+    struct fx f;
+    tiny_config(&f.cfg);
+    snprintf(f.cfg.l1d.policy, sizeof f.cfg.l1d.policy, "brrip:epsilon=1");
+    snprintf(f.cfg.l2.policy, sizeof f.cfg.l2.policy, "brrip");
+    fx_open(&f);
+    f.skip = 1;
+    assert_int_equal(stat(&f, "l1d_brrip_inserts"), 0);
+    assert_int_equal(stat(&f, "l2_brrip_inserts"), 0);
+    for (uint32_t i = 0; i < 6; i++)
+        fx_run(&f, load_inst(i % 2, i, 0, GBASE + i * 4096ull, 1));
+    /* every L1D and L2 miss inserted a line, summed over SMs and slices */
+    assert_int_equal(stat(&f, "l1d_brrip_inserts"), 6);
+    assert_int_equal(stat(&f, "l1d_brrip_inserts"), stat(&f, "l1d_misses"));
+    assert_int_equal(stat(&f, "l1d_brrip_inserts_long"), 6); /* epsilon = 1 */
+    assert_int_equal(stat(&f, "l2_brrip_inserts"), stat(&f, "l2_misses"));
+    assert_int_equal(stat(&f, "l2_brrip_inserts"), 6);
+    double frac = 0;
+    assert_int_equal(stats_get(f.st, "l1d_brrip_long_fraction", &frac), 0);
+    assert_true(frac == 1.0);
+    fx_close(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_l2_events_and_bypass),
         cmocka_unit_test(test_dram_two_queues),
         cmocka_unit_test(test_partitioned_cache),
+        cmocka_unit_test(test_cache_policy_stats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,7 @@
 
 #include "base/log.h"
 #include "policy/rrip_util.h"
+#include "stats/stats.h"
 
 struct brrip {
     uint32_t sets, ways;
@@ -78,7 +79,19 @@ static void brrip_hit(void *priv, uint32_t set, uint32_t way, const struct cache
     r->rrpv[(size_t)set * r->ways + way] = 0;
 }
 
+static void brrip_stats(void *priv, struct stats *s, uint32_t n, size_t stride)
+{
+    struct brrip *r = priv;
+    stats_counter(s, "brrip_inserts", "BRRIP line insertions", &r->inserts, n, stride);
+    stats_counter(s, "brrip_inserts_long",
+                  "BRRIP insertions at 2^M-2 (the epsilon coin; the rest go in at 2^M-1)",
+                  &r->inserts_long, n, stride);
+    stats_ratio(s, "brrip_long_fraction", "fraction of BRRIP insertions at 2^M-2 (epsilon)",
+                "brrip_inserts_long", "brrip_inserts", 1.0);
+}
+
 CACHE_POLICY(brrip,
              .desc = "BRRIP-HP: insert at 2^M-1, at 2^M-2 with probability 1/32 (Jaleel ISCA 2010)",
              .priv_size = brrip_priv_size, .params = brrip_params, .init = brrip_init,
-             .victim = brrip_victim, .on_insert = brrip_insert, .on_hit = brrip_hit);
+             .victim = brrip_victim, .on_insert = brrip_insert, .on_hit = brrip_hit,
+             .stats = brrip_stats);

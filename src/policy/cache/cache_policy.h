@@ -65,7 +65,13 @@ struct cache_policy_ops {
     uint32_t (*place)(void *priv, uint32_t set, uint64_t invalid, uint64_t valid,
                       const struct cache_access *a);                            /* optional */
     int (*bypass)(void *priv, uint32_t set, const struct cache_access *a);      /* optional */
-    void (*stats)(void *priv, struct stats *s, const char *prefix);            /* optional */
+    /* optional: register the policy's counters, as the scheduler's stats hook
+     * (sched.h): called once with the first instance's priv; the instances of
+     * one cache kind (every SM's L1D, every L2 slice) lie `stride` bytes apart,
+     * so pass count = instances and stride to stats_counter() to sum them.
+     * Names are given without a cache prefix ("brrip_inserts"): the memory
+     * system registers them under the cache's (l1d_, l1c_, l1i_, l2_). */
+    void (*stats)(void *priv, struct stats *s, uint32_t instances, size_t stride);
 };
 
 #define CACHE_NO_WAY UINT32_MAX /* place(): do not allocate */

@@ -51,7 +51,10 @@ struct dram_sched_ops {
     /* optional, together: number of queues (1..DRAM_MAX_QUEUES) and cap[q] */
     uint32_t (*queues)(void *priv, uint32_t dram_queue, uint32_t *cap);
     uint32_t (*queue_of)(void *priv, uint32_t tag);
-    void (*stats)(void *priv, struct stats *s, const char *prefix);
+    /* optional: register the policy's counters, as the scheduler's stats hook
+     * (sched.h): the channels' instances lie `stride` bytes apart; names are
+     * registered under the prefix dram_ by the memory system. */
+    void (*stats)(void *priv, struct stats *s, uint32_t instances, size_t stride);
 };
 
 #define DRAM_POLICY(id, ...)                                                             \
