@@ -9,9 +9,8 @@
 #include "base/log.h"
 #include "policy/registry.h"
 
-int cache_prepare(const struct cache_geometry *g, const struct cache_policy_ops *given,
-                  const struct cache_policy_ops **ops, struct param_set *ps, const char *what,
-                  struct err *e)
+int cache_prepare(const struct cache_geometry *g, const struct cache_policy_ops **ops,
+                  struct param_set *ps, const char *what, struct err *e)
 {
     if (g->sets == 0 || g->assoc == 0 || g->line == 0)
         return err_set(e, WS_ERR_INVALID, "%s: sets, line and assoc must be positive", what);
@@ -20,9 +19,7 @@ int cache_prepare(const struct cache_geometry *g, const struct cache_policy_ops 
                        g->line);
     if (g->assoc > 64)
         return err_set(e, WS_ERR_INVALID, "%s: associativity %u exceeds 64", what, g->assoc);
-    *ops = given;
-    if ((given ? param_parse(ps, given->params, given->name, "", e)
-               : registry_cache(g->policy, ops, ps, e)) != WS_OK)
+    if (registry_cache(g->policy, ops, ps, e) != WS_OK)
         return err_prefix(e, "%s.policy: ", what);
     return WS_OK;
 }

@@ -38,12 +38,10 @@ struct cache_victim {
     uint64_t owner_age;
 };
 
-/* Check the geometry and resolve the policy: g->policy through the registry,
- * or `given` with its default parameters when not NULL (a test's own
- * policy).  `what` names the cache in error messages ("l1d"). */
-int cache_prepare(const struct cache_geometry *g, const struct cache_policy_ops *given,
-                  const struct cache_policy_ops **ops, struct param_set *ps, const char *what,
-                  struct err *e);
+/* Check the geometry and resolve the policy g->policy through the registry.
+ * `what` names the cache in error messages ("l1d"). */
+int cache_prepare(const struct cache_geometry *g, const struct cache_policy_ops **ops,
+                  struct param_set *ps, const char *what, struct err *e);
 /* Bytes of policy state per cache (a multiple of 16, so that the instances
  * of one cache kind can lie in one array, `stride` apart, for ops->stats). */
 size_t cache_priv_stride(const struct cache_geometry *g, const struct cache_policy_ops *ops);

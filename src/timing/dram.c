@@ -11,17 +11,15 @@
 
 static uint64_t dram_max(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
-int dram_prepare(const struct gpu_config *cfg, const struct dram_sched_ops *given,
-                 const struct dram_sched_ops **ops, struct param_set *ps, struct err *e)
+int dram_prepare(const struct gpu_config *cfg, const struct dram_sched_ops **ops,
+                 struct param_set *ps, struct err *e)
 {
     if (cfg->dram_banks == 0 || cfg->dram_queue == 0 || cfg->dram_bus_bytes == 0 ||
         cfg->dram_data_rate == 0)
         return err_set(e, WS_ERR_INVALID,
                        "dram_banks, dram_queue, dram_bus_bytes and dram_data_rate must be "
                        "positive");
-    *ops = given;
-    if ((given ? param_parse(ps, given->params, given->name, "", e)
-               : registry_dram(cfg->dram_sched, ops, ps, e)) != WS_OK)
+    if (registry_dram(cfg->dram_sched, ops, ps, e) != WS_OK)
         return err_prefix(e, "dram_sched: ");
     return WS_OK;
 }

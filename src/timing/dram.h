@@ -78,11 +78,10 @@ struct dram_channel {
     uint64_t accesses, reads, writes, row_hits, activates, busy_cycles;
 };
 
-/* Check the configuration and resolve the scheduler: cfg->dram_sched through
- * the registry, or `given` with its default parameters when not NULL (a
- * test's own policy). */
-int dram_prepare(const struct gpu_config *cfg, const struct dram_sched_ops *given,
-                 const struct dram_sched_ops **ops, struct param_set *ps, struct err *e);
+/* Check the configuration and resolve the scheduler cfg->dram_sched through
+ * the registry. */
+int dram_prepare(const struct gpu_config *cfg, const struct dram_sched_ops **ops,
+                 struct param_set *ps, struct err *e);
 /* Bytes of scheduler state per channel (a multiple of 16: the channels'
  * states lie in one array, `stride` apart, for ops->stats). */
 size_t dram_priv_stride(const struct dram_sched_ops *ops);

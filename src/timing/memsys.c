@@ -242,12 +242,12 @@ static void memsys_register(struct mem_system *ms, struct stats *s)
 /* One cache kind: resolve its policy, give its n instances one state block
  * and build them (instance i at (char *)first + i * cstride). */
 static int memsys_caches(struct cache *first, size_t cstride, uint32_t n,
-                         const struct cache_geometry *g, const struct cache_policy_ops *given,
-                         struct policy_block *pb, const char *what, struct err *e)
+                         const struct cache_geometry *g, struct policy_block *pb,
+                         const char *what, struct err *e)
 {
     const struct cache_policy_ops *ops;
     struct param_set ps;
-    int rc = cache_prepare(g, given, &ops, &ps, what, e);
+    int rc = cache_prepare(g, &ops, &ps, what, e);
     if (rc != WS_OK)
         return rc;
     pb->stride = cache_priv_stride(g, ops);
@@ -260,12 +260,11 @@ static int memsys_caches(struct cache *first, size_t cstride, uint32_t n,
 }
 
 /* The DRAM channels, their schedulers' states in one block. */
-static int memsys_drams(struct mem_system *ms, const struct dram_sched_ops *given,
-                        struct err *e)
+static int memsys_drams(struct mem_system *ms, struct err *e)
 {
     const struct dram_sched_ops *ops;
     struct param_set ps;
-    int rc = dram_prepare(&ms->cfg, given, &ops, &ps, e);
+    int rc = dram_prepare(&ms->cfg, &ops, &ps, e);
     if (rc != WS_OK)
         return rc;
     ms->pb_dram.stride = dram_priv_stride(ops);
@@ -278,12 +277,6 @@ static int memsys_drams(struct mem_system *ms, const struct dram_sched_ops *give
 
 int memsys_new(const struct gpu_config *cfg, const struct dev_mem *mem, struct stats *s,
                struct mem_system **out, struct err *e)
-{
-    return memsys_new_with(cfg, mem, s, NULL, out, e);
-}
-
-int memsys_new_with(const struct gpu_config *cfg, const struct dev_mem *mem, struct stats *s,
-                    const struct memsys_policies *pol, struct mem_system **out, struct err *e)
 {
     (void)mem; /* generic addresses are resolved by the fixed func/mem.h windows */
     *out = NULL;
@@ -307,17 +300,16 @@ int memsys_new_with(const struct gpu_config *cfg, const struct dev_mem *mem, str
         ms->sm[i].cur_idx = MEM_REQ_NONE;
     /* caches first: they validate geometry and policies */
     size_t sms = sizeof(struct sm_mem);
-    int rc = memsys_caches(&ms->sm[0].l1d, sms, ms->n_sms, &c->l1d, pol ? pol->l1d : NULL,
-                           &ms->pb_l1d, "l1d", e);
+    int rc = memsys_caches(&ms->sm[0].l1d, sms, ms->n_sms, &c->l1d, &ms->pb_l1d, "l1d", e);
     if (rc == WS_OK)
-        rc = memsys_caches(&ms->sm[0].l1c, sms, ms->n_sms, &c->l1c, NULL, &ms->pb_l1c, "l1c", e);
+        rc = memsys_caches(&ms->sm[0].l1c, sms, ms->n_sms, &c->l1c, &ms->pb_l1c, "l1c", e);
     if (rc == WS_OK)
-        rc = memsys_caches(&ms->sm[0].l1i, sms, ms->n_sms, &c->l1i, NULL, &ms->pb_l1i, "l1i", e);
+        rc = memsys_caches(&ms->sm[0].l1i, sms, ms->n_sms, &c->l1i, &ms->pb_l1i, "l1i", e);
     if (rc == WS_OK)
-        rc = memsys_caches(&ms->sub[0].c, sizeof(struct l2_sub), ms->n_sub, &c->l2,
-                           pol ? pol->l2 : NULL, &ms->pb_l2, "l2", e);
+        rc = memsys_caches(&ms->sub[0].c, sizeof(struct l2_sub), ms->n_sub, &c->l2, &ms->pb_l2,
+                           "l2", e);
     if (rc == WS_OK)
-        rc = memsys_drams(ms, pol ? pol->dram : NULL, e);
+        rc = memsys_drams(ms, e);
     if (rc != WS_OK) {
         memsys_free(ms);
         return rc;

@@ -23,8 +23,6 @@
 #include "config/config.h"
 #include "policy/sched/sched.h" /* struct sched_event: memory events for policies */
 
-struct cache_policy_ops;
-struct dram_sched_ops;
 struct stats;
 struct dev_mem;
 struct mem_system;
@@ -54,14 +52,6 @@ typedef void (*memsys_listener)(void *ctx, const struct sched_event *ev);
  * `mem` resolves generic addresses to spaces.  Counters are registered in s. */
 int memsys_new(const struct gpu_config *cfg, const struct dev_mem *mem, struct stats *s,
                struct mem_system **out, struct err *e);
-/* The same with policies given directly (a test's own policies); a NULL
- * member is resolved by name from the configuration as above. */
-struct memsys_policies {
-    const struct cache_policy_ops *l1d, *l2;
-    const struct dram_sched_ops *dram;
-};
-int memsys_new_with(const struct gpu_config *cfg, const struct dev_mem *mem, struct stats *s,
-                    const struct memsys_policies *pol, struct mem_system **out, struct err *e);
 void memsys_free(struct mem_system *ms);
 
 /* Events (L1D access with hit/miss, L1D eviction naming the warp slot that

@@ -82,20 +82,17 @@ struct fx {
     int skip; /* jump idle cycles with memsys_next_event */
 };
 
-/* Open with the configured policies, or with a test's own (pol not NULL). */
-static inline void fx_open_with(struct fx *f, const struct memsys_policies *pol)
+static inline void fx_open(struct fx *f)
 {
     struct err e;
     err_clear(&e);
     f->st = stats_new();
-    int rc = memsys_new_with(&f->cfg, NULL, f->st, pol, &f->ms, &e);
+    int rc = memsys_new(&f->cfg, NULL, f->st, &f->ms, &e);
     if (rc != WS_OK)
         fail_msg("memsys_new: %s", e.msg);
     f->now = 0;
     f->next_token = 1;
 }
-
-static inline void fx_open(struct fx *f) { fx_open_with(f, NULL); }
 
 static inline void fx_close(struct fx *f)
 {

@@ -1,5 +1,6 @@
 /* test_mem_hooks.c: the memory system's policy hooks, each driven by a
- * test-only policy defined here (given to memsys_new_with, not registered):
+ * test-only policy of tests/policy/fixtures/ (test_tagbypass, test_twoqueue,
+ * test_partition), selected by name as any policy:
  * L2 access events carry the requesting warp's slot, PC and hit/miss back to
  * its SM; an L2 policy that bypasses by request tag sends reads straight to
  * DRAM without touching the L2, while atomics and writes still take it; a
@@ -12,84 +13,8 @@
 
 #include <stdlib.h>
 
-#include "policy/cache/cache_policy.h"
-#include "policy/dram/dram_sched.h"
 #include "timing/cache.h"
 #include "timing/dram.h"
-
-/* ---- test policies ------------------------------------------------------- */
-
-/* Lowest candidate way; bypasses every read tagged 1 (MeDiC WByp in small). */
-static uint32_t tbyp_victim(void *priv, uint32_t set, uint64_t cand, const struct cache_access *a)
-{
-    (void)priv;
-    (void)set;
-    (void)a;
-    return (uint32_t)__builtin_ctzll(cand);
-}
-
-static int tbyp_bypass(void *priv, uint32_t set, const struct cache_access *a)
-{
-    (void)priv;
-    (void)set;
-    return a->tag == 1;
-}
-
-static const struct cache_policy_ops t_byp = {
-    .name = "t_byp", .desc = "test: bypass requests tagged 1", .victim = tbyp_victim,
-    .bypass = tbyp_bypass};
-
-/* Two queues: tag 1 high (capacity 2), everything else low (capacity 3);
- * FR-FCFS inside each. */
-static uint32_t t2q_queues(void *priv, uint32_t dram_queue, uint32_t *cap)
-{
-    (void)priv;
-    (void)dram_queue;
-    cap[0] = 2;
-    cap[1] = 3;
-    return 2;
-}
-
-static uint32_t t2q_queue_of(void *priv, uint32_t tag)
-{
-    (void)priv;
-    return tag == 1 ? 0 : 1;
-}
-
-static int t2q_pick(void *priv, const struct dram_view *v)
-{
-    (void)priv;
-    return dram_pick_frfcfs(v);
-}
-
-static const struct dram_sched_ops t_2q = {
-    .name = "t_2q", .desc = "test: two priority queues by tag", .pick = t2q_pick,
-    .queues = t2q_queues, .queue_of = t2q_queue_of};
-
-/* CACP-like static partition of 16 ways: tag 1 owns ways 0..7, tag 0 ways
- * 8..15, tag 2 none (refused); lowest empty way of the partition first, else
- * its lowest valid way. */
-static uint64_t tpart_mask(uint32_t tag)
-{
-    return tag == 1 ? 0x00ffull : tag == 0 ? 0xff00ull : 0;
-}
-
-static uint32_t tpart_place(void *priv, uint32_t set, uint64_t invalid, uint64_t valid,
-                            const struct cache_access *a)
-{
-    (void)priv;
-    (void)set;
-    uint64_t legal = tpart_mask(a->tag);
-    if (invalid & legal)
-        return (uint32_t)__builtin_ctzll(invalid & legal);
-    if (valid & legal)
-        return (uint32_t)__builtin_ctzll(valid & legal);
-    return CACHE_NO_WAY;
-}
-
-static const struct cache_policy_ops t_part = {
-    .name = "t_part", .desc = "test: ways 0-7 for tag 1, 8-15 for tag 0", .victim = tbyp_victim,
-    .place = tpart_place};
 
 /* ---- event log ------------------------------------------------------------ */
 
@@ -121,8 +46,8 @@ static void test_l2_events_and_bypass(void **state)
     (void)state;
     struct fx f;
     tiny_config(&f.cfg);
-    struct memsys_policies pol = {.l2 = &t_byp};
-    fx_open_with(&f, &pol);
+    snprintf(f.cfg.l2.policy, sizeof f.cfg.l2.policy, "test_tagbypass");
+    fx_open(&f);
     f.skip = 1;
     struct l2log log0 = {0}, log1 = {0};
     memsys_set_listener(f.ms, 0, l2_listener, &log0);
@@ -218,12 +143,13 @@ static void test_dram_two_queues(void **state)
     (void)state;
     struct gpu_config cfg;
     tiny_config(&cfg);
+    snprintf(cfg.dram_sched, sizeof cfg.dram_sched, "test_twoqueue");
     struct dram_channel ch;
     struct err e;
     err_clear(&e);
     const struct dram_sched_ops *ops;
     static struct param_set ps;
-    assert_int_equal(dram_prepare(&cfg, &t_2q, &ops, &ps, &e), WS_OK);
+    assert_int_equal(dram_prepare(&cfg, &ops, &ps, &e), WS_OK);
     void *priv = calloc(1, dram_priv_stride(ops));
     assert_int_equal(dram_init(&ch, &cfg, ops, &ps, priv, &e), WS_OK);
     assert_int_equal(ch.n_queues, 2);
@@ -279,13 +205,13 @@ static void test_dram_two_queues(void **state)
 static void test_partitioned_cache(void **state)
 {
     (void)state;
-    struct cache_geometry g = {.sets = 2, .line = 128, .assoc = 16, .policy = "lru"};
+    struct cache_geometry g = {.sets = 2, .line = 128, .assoc = 16, .policy = "test_partition"};
     struct cache c;
     struct err e;
     err_clear(&e);
     const struct cache_policy_ops *ops;
     static struct param_set ps;
-    assert_int_equal(cache_prepare(&g, &t_part, &ops, &ps, "l1d", &e), WS_OK);
+    assert_int_equal(cache_prepare(&g, &ops, &ps, "l1d", &e), WS_OK);
     void *priv = calloc(1, cache_priv_stride(&g, ops));
     assert_int_equal(cache_init(&c, &g, ops, &ps, priv, 0, "l1d", &e), WS_OK);
     struct cache_access a = {.warp = 1};
@@ -326,8 +252,8 @@ static void test_partitioned_cache(void **state)
     struct fx f;
     tiny_config(&f.cfg);
     f.cfg.l1d.assoc = 16;
-    struct memsys_policies pol = {.l1d = &t_part};
-    fx_open_with(&f, &pol);
+    snprintf(f.cfg.l1d.policy, sizeof f.cfg.l1d.policy, "test_partition");
+    fx_open(&f);
     f.skip = 1;
     fx_run(&f, tagged(load_inst(0, 1, 0, GBASE, 1), 0x40, 2));
     fx_run(&f, tagged(load_inst(0, 1, 0, GBASE, 1), 0x40, 2));
