@@ -26,6 +26,8 @@ def compare_dicts(where, a, b, diffs, added):
     for k, v in a.items():
         if k not in b:
             diffs.append(f"{where}: '{k}' missing (was {v})")
+        elif isinstance(v, dict) and isinstance(b[k], dict):
+            compare_dicts(f"{where} {k}", v, b[k], diffs, added)  # kernel snapshots nest
         elif b[k] != v:
             diffs.append(f"{where}: '{k}' {v} -> {b[k]}")
     for k in b:
