@@ -58,7 +58,7 @@ int exec_fail(const struct step *s, uint32_t lane, int code, const char *what)
 int exec_unsupported(const struct step *s, const char *what)
 {
     char pos[512];
-    exec_where(s, first_lane(s->w->stack[s->w->depth - 1].mask), pos, sizeof pos);
+    exec_where(s, first_lane(s->active), pos, sizeof pos);
     return err_set(s->e, WS_ERR_UNSUPPORTED, "%s: unsupported %s", pos, what);
 }
 
@@ -377,7 +377,7 @@ static void lanes_exit(struct func_warp *w, uint32_t m)
         w->stack[i].mask &= ~m;
 }
 
-static void warp_finish(struct func_cta *c, struct func_warp *w)
+void exec_warp_finish(struct func_cta *c, struct func_warp *w)
 {
     w->state = FUNC_WARP_DONE;
     while (w->nframes > 1)
@@ -430,15 +430,14 @@ static void settle(struct func_cta *c, struct func_warp *w)
         break;
     }
     if (w->depth == 0 && w->state != FUNC_WARP_DONE)
-        warp_finish(c, w);
+        exec_warp_finish(c, w);
 }
 
 /* Update the stack after an instruction: lanes `taken` go to tpc, the other
  * remaining lanes to npc. */
-static void simt_update(const struct step *s, uint32_t taken, uint32_t tpc, uint32_t npc,
-                        uint32_t reconv, struct func_trace *t)
+static void simt_update(struct func_warp *w, uint32_t taken, uint32_t tpc, uint32_t npc,
+                        uint32_t reconv, uint8_t *diverged)
 {
-    struct func_warp *w = s->w;
     if (w->depth == 0)
         return;
     struct simt_entry *top = &w->stack[w->depth - 1];
@@ -454,7 +453,7 @@ static void simt_update(const struct step *s, uint32_t taken, uint32_t tpc, uint
             top->pc = next;
         return;
     }
-    t->diverged = 1;
+    *diverged = 1;
     if (reconv != top->rpc || top->type == SIMT_CALL)
         top->pc = reconv;
     else
@@ -496,6 +495,78 @@ static int exec_alu(const struct step *s, uint32_t mask)
     return WS_OK;
 }
 
+/* The instruction at s->pc for lanes `mask` (the guard applied): every
+ * instruction except `call` (which pushes on the SIMT stack, done by the
+ * caller).  Lanes leaving the kernel go to x->exit, a branch or return sets
+ * x->taken, x->tpc and x->reconv; the caller applies both to its stack. */
+int exec_inst(const struct step *s, uint32_t mask, struct func_trace *t, struct exec_out *x)
+{
+    const struct ptx_module *m = s->m;
+    const struct ptx_inst *in = s->in;
+    switch ((enum ptx_op)in->op) {
+    case PTX_OP_MOV: return exec_mov(s, mask);
+    case PTX_OP_LD:
+    case PTX_OP_LDU: return exec_ld(s, mask, t);
+    case PTX_OP_ST: return exec_st(s, mask, t);
+    case PTX_OP_ATOM:
+    case PTX_OP_RED: return exec_atom(s, mask, t);
+    case PTX_OP_CVTA: return exec_cvta(s, mask);
+    case PTX_OP_BRA:
+        x->taken = mask;
+        x->tpc = (uint32_t)ptx_src(m, in, 0)->imm;
+        x->reconv = s->k->an->pc[s->pc].reconv;
+        return WS_OK;
+    case PTX_OP_RET:
+        if (s->w->nframes == 1) {
+            x->exit = mask;
+        } else {
+            x->taken = mask;
+            x->tpc = PC_EXIT;
+            x->reconv = PC_EXIT;
+        }
+        return WS_OK;
+    case PTX_OP_EXIT: x->exit = mask; return WS_OK;
+    case PTX_OP_TRAP:
+        if (mask)
+            return exec_fail(s, first_lane(mask), WS_ERR_FAULT, "trap instruction executed");
+        return WS_OK;
+    case PTX_OP_BAR: return exec_bar(s, mask, t);
+    case PTX_OP_MEMBAR:
+    case PTX_OP_FENCE:
+    case PTX_OP_PREFETCH:
+    case PTX_OP_NANOSLEEP:
+    case PTX_OP_PMEVENT: return WS_OK;
+    case PTX_OP_SHFL: return exec_shfl(s, mask);
+    case PTX_OP_VOTE: return exec_vote(s, mask);
+    case PTX_OP_ACTIVEMASK: {
+        uint64_t v[32];
+        for (uint32_t l = 0; l < 32; l++)
+            v[l] = mask;
+        exec_dst_write(s, ptx_dst(m, in, 0), mask, v);
+        return WS_OK;
+    }
+    case PTX_OP_MATCH: return exec_match(s, mask);
+    case PTX_OP_REDUX: return exec_redux(s, mask);
+    default:
+        if (alu_handles((enum ptx_op)in->op))
+            return mask ? exec_alu(s, mask) : WS_OK;
+        char what[64];
+        snprintf(what, sizeof what, "instruction '%s'", ptx_op_name((enum ptx_op)in->op));
+        return exec_unsupported(s, what);
+    }
+}
+
+/* Lanes of `active` whose guard predicate of `in` holds. */
+uint32_t exec_guard(const struct func_warp *w, const struct ptx_inst *in, uint32_t active)
+{
+    if (in->guard == PTX_NO_INDEX)
+        return active;
+    const uint64_t *g = w->cur_regs + (size_t)in->guard * FUNC_WARP_SIZE;
+    uint32_t gm = 0;
+    FOR_LANES(l, active) if ((g[l] != 0) != (in->guard_neg != 0)) gm |= 1u << l;
+    return gm;
+}
+
 int func_warp_step(struct func_cta *c, struct func_warp *w, struct func_trace *t,
                    struct err *e)
 {
@@ -511,14 +582,8 @@ int func_warp_step(struct func_cta *c, struct func_warp *w, struct func_trace *t
     uint32_t pc = top->pc;
     const struct ptx_inst *in = &m->insts[pc];
     uint32_t active = top->mask;
-    uint32_t mask = active;
-    if (in->guard != PTX_NO_INDEX) {
-        const uint64_t *g = reg_ptr(w, in->guard);
-        uint32_t gm = 0;
-        FOR_LANES(l, active) if ((g[l] != 0) != (in->guard_neg != 0)) gm |= 1u << l;
-        mask = gm;
-    }
-    struct step s = {c, w, k, m, in, pc, e};
+    uint32_t mask = exec_guard(w, in, active);
+    struct step s = {c, w, k, m, in, pc, active, e};
     const struct pc_info *pi = &k->an->pc[pc];
     t->pc = pc;
     t->active = active;
@@ -537,86 +602,36 @@ int func_warp_step(struct func_cta *c, struct func_warp *w, struct func_trace *t
     k->warp_insn++;
     w->ninsn++;
 
-    int rc = WS_OK;
-    uint32_t taken = 0, tpc = pc + 1, reconv = PC_EXIT;
-    switch ((enum ptx_op)in->op) {
-    case PTX_OP_MOV: rc = exec_mov(&s, mask); break;
-    case PTX_OP_LD:
-    case PTX_OP_LDU: rc = exec_ld(&s, mask, t); break;
-    case PTX_OP_ST: rc = exec_st(&s, mask, t); break;
-    case PTX_OP_ATOM:
-    case PTX_OP_RED: rc = exec_atom(&s, mask, t); break;
-    case PTX_OP_CVTA: rc = exec_cvta(&s, mask); break;
-    case PTX_OP_BRA:
-        taken = mask;
-        tpc = (uint32_t)ptx_src(m, in, 0)->imm;
-        reconv = pi->reconv;
-        break;
-    case PTX_OP_CALL: {
+    if (in->op == PTX_OP_CALL) {
         if (mask == 0)
-            break;
+            goto update;
         const struct ptx_operand *fo = ptx_src(m, in, 0);
-        if (fo->kind != PTX_OPND_FUNC) {
-            rc = exec_unsupported(&s, "indirect call");
-            break;
-        }
+        if (fo->kind != PTX_OPND_FUNC)
+            return exec_unsupported(&s, "indirect call");
         const struct ptx_func *callee = &m->funcs[fo->sym];
         if (callee->is_extern || callee->ninsts == 0) {
-            rc = exec_extern_call(&s, mask, callee);
-            break;
+            int rc = exec_extern_call(&s, mask, callee);
+            if (rc != WS_OK)
+                return rc;
+            goto update;
         }
-        rc = exec_call_push(&s, mask, fo->sym);
+        int rc = exec_call_push(&s, mask, fo->sym);
         if (rc != WS_OK)
-            break;
+            return rc;
         top->pc = pc + 1;
         stack_push(w, callee->first_pc, PC_EXIT, mask, SIMT_CALL);
         goto done;
     }
-    case PTX_OP_RET:
-        if (w->nframes == 1) {
-            lanes_exit(w, mask);
-        } else {
-            taken = mask;
-            tpc = PC_EXIT;
-            reconv = PC_EXIT;
-        }
-        break;
-    case PTX_OP_EXIT: lanes_exit(w, mask); break;
-    case PTX_OP_TRAP:
-        if (mask)
-            rc = exec_fail(&s, first_lane(mask), WS_ERR_FAULT, "trap instruction executed");
-        break;
-    case PTX_OP_BAR: rc = exec_bar(&s, mask, t); break;
-    case PTX_OP_MEMBAR:
-    case PTX_OP_FENCE:
-    case PTX_OP_PREFETCH:
-    case PTX_OP_NANOSLEEP:
-    case PTX_OP_PMEVENT: break;
-    case PTX_OP_SHFL: rc = exec_shfl(&s, mask); break;
-    case PTX_OP_VOTE: rc = exec_vote(&s, mask); break;
-    case PTX_OP_ACTIVEMASK: {
-        uint64_t v[32];
-        for (uint32_t l = 0; l < 32; l++)
-            v[l] = mask;
-        exec_dst_write(&s, ptx_dst(m, in, 0), mask, v);
-        break;
-    }
-    case PTX_OP_MATCH: rc = exec_match(&s, mask); break;
-    case PTX_OP_REDUX: rc = exec_redux(&s, mask); break;
-    default:
-        if (alu_handles((enum ptx_op)in->op)) {
-            if (mask)
-                rc = exec_alu(&s, mask);
-        } else {
-            char what[64];
-            snprintf(what, sizeof what, "instruction '%s'", ptx_op_name((enum ptx_op)in->op));
-            rc = exec_unsupported(&s, what);
-        }
-        break;
-    }
+    struct exec_out x = {0, 0, pc + 1, PC_EXIT};
+    int rc = exec_inst(&s, mask, t, &x);
     if (rc != WS_OK)
         return rc;
-    simt_update(&s, taken, tpc, pc + 1, reconv, t);
+    if (x.exit)
+        lanes_exit(w, x.exit);
+    simt_update(w, x.taken, x.tpc, pc + 1, x.reconv, &t->diverged);
+    goto done;
+update:
+    simt_update(w, 0, pc + 1, pc + 1, PC_EXIT, &t->diverged);
 done:
     settle(c, w);
     t->exited = w->state == FUNC_WARP_DONE;

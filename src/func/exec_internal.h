@@ -25,7 +25,16 @@ struct step {
     const struct ptx_module *m;
     const struct ptx_inst *in;
     uint32_t pc;
+    uint32_t active; /* SIMT-active lanes (messages name the first) */
     struct err *e;
+};
+
+/* What an instruction asks of the SIMT stack (exec_inst). */
+struct exec_out {
+    uint32_t exit;  /* lanes that leave the kernel (exit, ret from the entry) */
+    uint32_t taken; /* lanes that go to tpc (bra, ret from a call) */
+    uint32_t tpc;
+    uint32_t reconv; /* reconvergence PC of a branch */
 };
 
 static inline unsigned popc(uint32_t x)
@@ -94,6 +103,13 @@ void exec_dst_write(const struct step *s, const struct ptx_operand *o, uint32_t 
 /* Element i of a vector operand for every lane; returns 0 for a "_" element. */
 int exec_vec_elem(const struct step *s, const struct ptx_operand *o, unsigned i,
                   uint64_t out[32]);
+
+/* Lanes of `active` whose guard predicate of `in` holds. */
+uint32_t exec_guard(const struct func_warp *w, const struct ptx_inst *in, uint32_t active);
+/* Execute s->in (anything but `call`) for lanes `mask`; see struct exec_out. */
+int exec_inst(const struct step *s, uint32_t mask, struct func_trace *t, struct exec_out *x);
+/* Mark w DONE, pop its call frames and release barriers waiting for it. */
+void exec_warp_finish(struct func_cta *c, struct func_warp *w);
 
 /* ---- exec_mem.c: memory and data movement ---- */
 
