@@ -1,7 +1,8 @@
 /* sm.c: one SM of the timing model: warp slots, instruction buffers and
  * fetch, scoreboard checks, scheduler units calling the warp-scheduling
- * policy, execution units with a writeback wheel, the LD/ST hand-off to the
- * memory system, barriers, warp exit and CTA completion (SPEC-policies 1.1). */
+ * policy and handing the picked warp to the issue model (timing/issue.c),
+ * policy and classifier events, writeback and memory completions, barrier
+ * release and CTA completion (SPEC-policies 1.1). */
 #include "timing/sm.h"
 
 #include <inttypes.h>
@@ -13,22 +14,13 @@
 #include "policy/registry.h"
 #include "stats/stats.h"
 #include "timing/engine.h"
+#include "timing/issue.h"
 
 enum sm_class { CLS_ISSUED, CLS_NO_INST, CLS_NOT_READY, CLS_PIPE, CLS_HELD };
-
-static inline unsigned popc32(uint32_t x)
-{
-    return (unsigned)__builtin_popcount(x);
-}
 
 static int iclass_is_mem(unsigned c)
 {
     return (c >= ICLASS_LOAD_GLOBAL && c <= ICLASS_ATOMIC);
-}
-
-static int iclass_is_long_load(unsigned c)
-{
-    return c == ICLASS_LOAD_GLOBAL || c == ICLASS_LOAD_LOCAL || c == ICLASS_ATOMIC;
 }
 
 /* ---- events to policies ---------------------------------------------------- */
@@ -71,7 +63,7 @@ static void sm_event(struct sm *sm, struct sched_event *ev, int all)
 
 /* Event about the warp in SM slot `slot` (or every unit when slot < 0);
  * ev carries the kind, pc, now and any kind-specific fields. */
-static void warp_event(struct sm *sm, int32_t slot, struct sched_event *ev)
+void sm_warp_event(struct sm *sm, int32_t slot, struct sched_event *ev)
 {
     ev->slot = slot;
     if (slot >= 0) {
@@ -82,14 +74,14 @@ static void warp_event(struct sm *sm, int32_t slot, struct sched_event *ev)
     sm_event(sm, ev, 0);
 }
 
-static void slot_event(struct sm *sm, int32_t slot, uint32_t kind, uint32_t pc, uint64_t now)
+void sm_slot_event(struct sm *sm, int32_t slot, uint32_t kind, uint32_t pc, uint64_t now)
 {
     struct sched_event ev;
     memset(&ev, 0, sizeof ev);
     ev.kind = kind;
     ev.pc = pc;
     ev.now = now;
-    warp_event(sm, slot, &ev);
+    sm_warp_event(sm, slot, &ev);
 }
 
 /* Memory-system events carry the SM warp slot; a unit sees its own slot
@@ -142,6 +134,10 @@ int sm_init(struct sm *sm, uint32_t id, const struct gpu_config *cfg, struct mem
     sm->ms = ms;
     sm->nslots = cfg->max_warps_per_sm ? cfg->max_warps_per_sm : 1;
     sm->nunits = cfg->n_schedulers ? cfg->n_schedulers : 1;
+    sm->issue = issue_model_find(cfg->issue_model);
+    if (!sm->issue)
+        return err_set(e, WS_ERR_INVALID, "sm.issue_model: unknown issue model '%s'",
+                       cfg->issue_model);
     uint32_t per_unit = (sm->nslots + sm->nunits - 1) / sm->nunits;
     if (per_unit > SCHED_MAX_WARPS)
         return err_set(e, WS_ERR_INVALID,
@@ -342,7 +338,7 @@ void sm_launch_begin(struct sm *sm, struct timing_launch *L, uint32_t nregs, uin
 
 /* ---- warp state --------------------------------------------------------------- */
 
-static uint32_t warp_next_pc(const struct sm_warp *w, uint32_t *active)
+uint32_t sm_warp_next_pc(const struct sm_warp *w, uint32_t *active)
 {
     const struct func_warp *fw = w->fw;
     if (w->done || fw->state == FUNC_WARP_DONE || fw->depth == 0) {
@@ -350,7 +346,7 @@ static uint32_t warp_next_pc(const struct sm_warp *w, uint32_t *active)
         return PC_EXIT;
     }
     const struct simt_entry *top = &fw->stack[fw->depth - 1];
-    *active = popc32(top->mask);
+    *active = (uint32_t)__builtin_popcount(top->mask);
     return top->pc;
 }
 
@@ -365,7 +361,7 @@ static inline void mark_dirty(struct sm *sm, uint32_t slot)
 }
 
 /* Recompute the ready bits of one slot from its state. */
-static void warp_refresh(struct sm *sm, uint32_t slot)
+void sm_warp_refresh(struct sm *sm, uint32_t slot)
 {
     struct sm_warp *w = &sm->warps[slot];
     struct sm_sched_unit *U = &sm->units[slot % sm->nunits];
@@ -391,7 +387,7 @@ static void warp_refresh(struct sm *sm, uint32_t slot)
     if (w->at_bar)
         v->at_barrier |= bit;
     uint32_t active;
-    uint32_t pc = warp_next_pc(w, &active);
+    uint32_t pc = sm_warp_next_pc(w, &active);
     if (pc == PC_EXIT)
         return;
     U->pc[i] = pc;
@@ -438,7 +434,7 @@ static void cta_complete(struct sm *sm, uint32_t cs, uint64_t now)
 }
 
 /* Free the slot when the warp finished and nothing of it is in flight. */
-static void warp_try_free(struct sm *sm, uint32_t slot, uint64_t now)
+void sm_warp_try_free(struct sm *sm, uint32_t slot, uint64_t now)
 {
     struct sm_warp *w = &sm->warps[slot];
     if (!w->valid || !w->done || w->pend_wb || w->pend_mem)
@@ -446,7 +442,7 @@ static void warp_try_free(struct sm *sm, uint32_t slot, uint64_t now)
     struct sm_cta *c = &sm->ctas[w->cta_slot];
     w->valid = 0;
     scoreboard_clear_warp(&sm->sb, slot);
-    warp_refresh(sm, slot);
+    sm_warp_refresh(sm, slot);
     sm->used_warps--;
     sm->c.active_warps--;
     if (--c->warps_left == 0)
@@ -505,15 +501,15 @@ void sm_cta_launch(struct sm *sm, uint32_t linear, uint32_t regs, uint32_t share
         w->age = sm->next_age++;
         w->issued_cycle = UINT64_MAX;
         uint32_t act;
-        w->ib_pc = warp_next_pc(w, &act);
+        w->ib_pc = sm_warp_next_pc(w, &act);
         struct sm_sched_unit *U = &sm->units[slot % sm->nunits];
         U->age[slot / sm->nunits] = w->age;
         U->cta[slot / sm->nunits] = cs;
         scoreboard_clear_warp(&sm->sb, slot);
-        warp_refresh(sm, slot);
+        sm_warp_refresh(sm, slot);
         sm->used_warps++;
         sm->c.active_warps++;
-        slot_event(sm, (int32_t)slot, SCHED_EV_WARP_LAUNCH, w->ib_pc, now);
+        sm_slot_event(sm, (int32_t)slot, SCHED_EV_WARP_LAUNCH, w->ib_pc, now);
     }
 }
 
@@ -523,15 +519,6 @@ int sm_busy(const struct sm *sm)
 }
 
 /* ---- writeback wheel and memory completions -------------------------------------- */
-
-static void wheel_add(struct sm *sm, uint64_t at, uint32_t slot, uint32_t pc)
-{
-    struct sm_wheel_bucket *b = &sm->wheel[at & (sm->wheel_size - 1)];
-    struct sm_wb *x = ARRAY_PUSH(b->e, b->n, b->cap);
-    x->slot = slot;
-    x->pc = pc;
-    sm->wheel_pending++;
-}
 
 static void writebacks(struct sm *sm, uint64_t now)
 {
@@ -543,28 +530,11 @@ static void writebacks(struct sm *sm, uint64_t now)
         w->pend_wb--;
         sm->c.alu_inflight--;
         mark_dirty(sm, s_of(sm, w));
-        warp_try_free(sm, x->slot, now);
+        sm_warp_try_free(sm, x->slot, now);
         sm->progressed = 1;
     }
     sm->wheel_pending -= b->n;
     b->n = 0;
-}
-
-static uint32_t tok_alloc(struct sm *sm)
-{
-    if (sm->tok_free >= sm->ntok) {
-        uint32_t old = sm->ntok;
-        sm->ntok *= 2;
-        sm->tok = xrealloc(sm->tok, sm->ntok * sizeof *sm->tok);
-        memset(sm->tok + old, 0, (sm->ntok - old) * sizeof *sm->tok);
-        for (uint32_t i = old; i < sm->ntok; i++)
-            sm->tok[i].next_free = i + 1;
-        sm->tok_free = old;
-    }
-    uint32_t t = sm->tok_free;
-    sm->tok_free = sm->tok[t].next_free;
-    sm->tok[t].used = 1;
-    return t;
 }
 
 static void mem_completions(struct sm *sm, uint64_t now)
@@ -582,28 +552,20 @@ static void mem_completions(struct sm *sm, uint64_t now)
         sm->c.mem_inflight--;
         mark_dirty(sm, s_of(sm, w));
         if (t->is_long)
-            slot_event(sm, (int32_t)t->slot, SCHED_EV_LOAD_DONE, t->pc, now);
+            sm_slot_event(sm, (int32_t)t->slot, SCHED_EV_LOAD_DONE, t->pc, now);
         uint32_t slot = t->slot;
         t->used = 0;
         t->next_free = sm->tok_free;
         sm->tok_free = token;
-        warp_try_free(sm, slot, now);
+        sm_warp_try_free(sm, slot, now);
         sm->progressed = 1;
     }
 }
 
-/* ---- issue ------------------------------------------------------------------------- */
-
-static int pipe_free(const struct sm_pipe *p, uint64_t now)
-{
-    for (uint32_t j = 0; j < p->n; j++)
-        if (p->free_at[j] <= now)
-            return (int)j;
-    return -1;
-}
+/* ---- barriers and scheduler units ------------------------------------------------------ */
 
 /* After warp activity in a CTA, wake warps released from a barrier. */
-static void barrier_scan(struct sm *sm, uint32_t cta_slot, uint64_t now)
+void sm_barrier_scan(struct sm *sm, uint32_t cta_slot, uint64_t now)
 {
     int released = 0;
     for (uint32_t s = 0; s < sm->nslots; s++) {
@@ -626,125 +588,6 @@ static void barrier_scan(struct sm *sm, uint32_t cta_slot, uint64_t now)
     }
 }
 
-static int issue(struct sm *sm, uint32_t slot, uint64_t now, struct err *e)
-{
-    struct timing_launch *L = sm->L;
-    struct sm_warp *w = &sm->warps[slot];
-    struct sm_sched_unit *U = &sm->units[slot % sm->nunits];
-    uint32_t ui = slot / sm->nunits;
-    uint32_t pc = U->pc[ui];
-    unsigned ic = L->an->pc[pc].iclass;
-    unsigned unit = sm->unit_map[ic];
-    struct func_trace tr;
-    int rc = func_warp_step(w->cta, w->fw, &tr, e);
-    if (rc != WS_OK)
-        return rc;
-    ws_assert(tr.pc == pc);
-    uint64_t limit = L->max_warp_insn;
-    if (limit && L->k->warp_insn > limit)
-        return err_set(e, WS_ERR_DEADLOCK,
-                       "kernel '%s' exceeded the limit of %" PRIu64
-                       " warp instructions (option max_warp_insn): infinite loop? SM %u warp "
-                       "slot %u at PC %u",
-                       L->m->funcs[L->k->func].name, limit, sm->id, slot, pc);
-    unsigned act = popc32(tr.active);
-    sm->c.lanes[act <= 4 ? 0 : (act - 1) / 4]++;
-    sm->c.warp_insn++;
-    const struct sb_inst_regs *regs = &L->regs[pc];
-    if (unit == SM_UNIT_MEM) {
-        sm->ldst_used++;
-        if (tr.is_mem && tr.mask) {
-            int store = tr.is_store && !tr.is_atomic;
-            int is_long = !store && iclass_is_long_load(ic);
-            uint32_t t = tok_alloc(sm);
-            struct sm_memtok *tk = &sm->tok[t];
-            tk->slot = slot;
-            tk->pc = pc;
-            tk->is_store = (uint8_t)store;
-            tk->is_long = (uint8_t)is_long;
-            struct mem_inst *mi = &sm->mi;
-            mi->sm = sm->id;
-            mi->slot = slot;
-            mi->age = w->age;
-            mi->cta = w->cta_slot;
-            mi->pc = pc;
-            mi->space = tr.space;
-            mi->is_store = tr.is_store;
-            mi->is_atomic = tr.is_atomic;
-            mi->size = tr.size;
-            mi->mask = tr.mask;
-            memcpy(mi->addr, tr.addr, sizeof mi->addr);
-            mi->token = t;
-            struct classify_req cr = {.slot = slot, .pc = pc, .cta = w->cta_slot, .age = w->age,
-                                      .space = tr.space, .is_store = tr.is_store,
-                                      .is_atomic = tr.is_atomic, .lanes = popc32(tr.mask),
-                                      .now = now};
-            mi->policy_tag = sm->cls_ops->tag(sm->cls_priv, &cr);
-            if (!store)
-                scoreboard_reserve(&sm->sb, slot, regs, is_long);
-            else
-                w->pend_stores++;
-            w->pend_mem++;
-            sm->c.mem_inflight++;
-            memsys_issue(sm->ms, mi, now);
-        } else {
-            scoreboard_reserve(&sm->sb, slot, regs, 0);
-            wheel_add(sm, now + 1, slot, pc);
-            w->pend_wb++;
-            sm->c.alu_inflight++;
-        }
-    } else {
-        struct sm_pipe *p = &sm->pipes[unit];
-        int j = pipe_free(p, now);
-        ws_assert(j >= 0);
-        p->free_at[j] = now + sm->cls_ii[ic];
-        scoreboard_reserve(&sm->sb, slot, regs, 0);
-        wheel_add(sm, now + sm->cls_latency[ic], slot, pc);
-        w->pend_wb++;
-        sm->c.alu_inflight++;
-    }
-    uint32_t nact;
-    uint32_t npc = tr.exited ? PC_EXIT : warp_next_pc(w, &nact);
-    struct sched_event iev;
-    memset(&iev, 0, sizeof iev);
-    iev.kind = SCHED_EV_ISSUE;
-    iev.pc = pc;
-    iev.now = now;
-    iev.next_pc = npc;
-    iev.taken = ic == ICLASS_BRANCH && npc != pc + 1;
-    warp_event(sm, (int32_t)slot, &iev);
-    /* the instruction buffer: pop the issued entry; flush on a control hazard */
-    if (w->ib_n > 0 && w->ib_pc == pc) {
-        w->ib_pc++;
-        w->ib_n--;
-    }
-    if (tr.exited) {
-        w->done = 1;
-        w->finish = now;
-        struct sm_cta *c = &sm->ctas[w->cta_slot];
-        if (now < c->first_finish)
-            c->first_finish = now;
-        if (now > c->last_finish)
-            c->last_finish = now;
-        slot_event(sm, (int32_t)slot, SCHED_EV_WARP_EXIT, pc, now);
-    }
-    if (npc != w->ib_pc) {
-        w->ib_pc = npc;
-        w->ib_n = 0;
-        w->fetch_wait = 0;
-    }
-    if (tr.barrier) {
-        w->at_bar = 1;
-        slot_event(sm, (int32_t)slot, SCHED_EV_BARRIER, pc, now);
-    }
-    if (tr.barrier || tr.exited)
-        barrier_scan(sm, w->cta_slot, now);
-    warp_refresh(sm, slot);
-    warp_try_free(sm, slot, now);
-    sm->progressed = 1;
-    return WS_OK;
-}
-
 static uint64_t unit_ready(struct sm *sm, struct sm_sched_unit *U, uint64_t now)
 {
     uint64_t ready = 0;
@@ -757,7 +600,7 @@ static uint64_t unit_ready(struct sm *sm, struct sm_sched_unit *U, uint64_t now)
             ok = sm->ldst_used < (sm->cfg->ldst_units ? sm->cfg->ldst_units : 1) &&
                  memsys_can_issue(sm->ms, sm->id);
         else
-            ok = pipe_free(&sm->pipes[u], now) >= 0;
+            ok = sm_pipe_free(&sm->pipes[u], now) >= 0;
         if (ok)
             ready |= m;
     }
@@ -801,7 +644,7 @@ static int unit_cycle(struct sm *sm, uint32_t u, uint64_t now, struct err *e)
     uint32_t slot = (uint32_t)pick * sm->nunits + u;
     uint32_t max = sm->cfg->max_issue_per_warp ? sm->cfg->max_issue_per_warp : 1;
     for (uint32_t n = 0; n < max; n++) {
-        int rc = issue(sm, slot, now, e);
+        int rc = sm->issue->issue(sm, slot, now, e);
         if (rc != WS_OK)
             return rc;
         if (n + 1 < max && !(unit_ready(sm, U, now) & (1ull << pick)))
@@ -886,7 +729,7 @@ int sm_cycle(struct sm *sm, uint64_t now, struct err *e)
     for (uint32_t wd = 0; wd < sm->dirty_words; wd++)
         while (sm->dirty[wd]) {
             uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(sm->dirty[wd]);
-            warp_refresh(sm, s); /* clears the bit */
+            sm_warp_refresh(sm, s); /* clears the bit */
         }
     for (uint32_t k = 0; k < sm->nunits; k++) {
         uint32_t u = (first_unit + k) % sm->nunits;
@@ -963,7 +806,7 @@ void sm_dump(const struct sm *sm, FILE *out)
         if (!w->valid)
             continue;
         uint32_t act;
-        uint32_t pc = warp_next_pc(w, &act);
+        uint32_t pc = sm_warp_next_pc(w, &act);
         fprintf(out, "  SM %u slot %u (CTA slot %u, warp %u): ", sm->id, s, w->cta_slot,
                 w->fw->id);
         if (pc == PC_EXIT)
@@ -1010,7 +853,7 @@ size_t sm_summary(const struct sm *sm, char *buf, size_t len, size_t cap)
             const struct sm_warp *w = &sm->warps[s];
             if (!w->valid || w->cta_slot != cs)
                 continue;
-            uint32_t act, pc = warp_next_pc(w, &act);
+            uint32_t act, pc = sm_warp_next_pc(w, &act);
             if (w->at_bar)
                 n = snprintf(buf + len, cap - len, " warp %u waits at barrier %u (PC %u, line %u);",
                              w->fw->id, w->fw->bar_id, w->fw->bar_pc,

@@ -4,11 +4,12 @@
  *   memory completions (memsys_pop_done) and the writeback wheel release the
  *   scoreboard -> warps whose state changed recompute their ready bits ->
  *   each scheduler unit (slot i -> unit i % n) classifies the cycle, asks its
- *   policy's pick() and issues: the instruction executes functionally
- *   (func_warp_step), reserves its destinations and goes to an execution
- *   unit (SP/SFU/DP/INT, writeback after the unit's latency) or to the LD/ST
- *   unit (memsys_issue) -> one instruction fetch for a warp whose
- *   instruction buffer has room (memsys_ifetch, address = PC * 8).
+ *   policy's pick() and hands the picked slot to the SM's issue model
+ *   (timing/issue.h: the instruction executes functionally, reserves its
+ *   destinations and goes to an execution unit, SP/SFU/DP/INT with writeback
+ *   after the unit's latency, or to the LD/ST unit, memsys_issue) -> one
+ *   instruction fetch for a warp whose instruction buffer has room
+ *   (memsys_ifetch, address = PC * 8).
  * The SM owns its warp slots, CTA slots, scoreboard, units and in-flight
  * memory instruction table; the engine (engine.h) owns the SMs, dispatches
  * CTAs and advances the memory system. */
@@ -116,6 +117,7 @@ struct sm_memtok {
 };
 
 struct timing_launch; /* engine.h: per-launch shared state */
+struct issue_model;   /* issue.h */
 
 struct sm {
     uint32_t id;
@@ -139,6 +141,7 @@ struct sm {
     struct scoreboard sb;
     struct sm_sched_unit *units;
     uint32_t nunits;
+    const struct issue_model *issue; /* sm.issue_model */
     struct sm_pipe pipes[SM_UNIT_COUNT]; /* MEM unused (memsys) */
     uint8_t unit_map[ICLASS_COUNT];      /* iclass -> enum sm_unit after fallback */
     uint32_t cls_latency[ICLASS_COUNT];  /* latency and initiation interval of the */
@@ -203,6 +206,32 @@ void sm_skip(struct sm *sm, uint64_t n);
 
 /* 1 while any CTA is resident. */
 int sm_busy(const struct sm *sm);
+
+/* ---- for the issue path (timing/issue.c) ---- */
+
+/* A policy event about SM slot `slot` (every unit when slot < 0). */
+void sm_slot_event(struct sm *sm, int32_t slot, uint32_t kind, uint32_t pc, uint64_t now);
+/* The same with a filled-in event (kind, pc, now and kind-specific fields):
+ * to the classifier, then to the slot's scheduler unit. */
+void sm_warp_event(struct sm *sm, int32_t slot, struct sched_event *ev);
+/* PC of the warp's next instruction and its SIMT-active lane count
+ * (PC_EXIT when it has finished). */
+uint32_t sm_warp_next_pc(const struct sm_warp *w, uint32_t *active);
+/* Recompute the ready bits of one slot from its state. */
+void sm_warp_refresh(struct sm *sm, uint32_t slot);
+/* Free the slot when the warp finished and nothing of it is in flight. */
+void sm_warp_try_free(struct sm *sm, uint32_t slot, uint64_t now);
+/* After warp activity in CTA slot cta_slot, wake warps released from a barrier. */
+void sm_barrier_scan(struct sm *sm, uint32_t cta_slot, uint64_t now);
+
+/* A pipeline register of p free at cycle now, or -1. */
+static inline int sm_pipe_free(const struct sm_pipe *p, uint64_t now)
+{
+    for (uint32_t j = 0; j < p->n; j++)
+        if (p->free_at[j] <= now)
+            return (int)j;
+    return -1;
+}
 
 /* Deadlock report lines for every resident warp. */
 void sm_dump(const struct sm *sm, FILE *out);
