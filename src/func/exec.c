@@ -556,17 +556,6 @@ int exec_inst(const struct step *s, uint32_t mask, struct func_trace *t, struct 
     }
 }
 
-/* Lanes of `active` whose guard predicate of `in` holds. */
-uint32_t exec_guard(const struct func_warp *w, const struct ptx_inst *in, uint32_t active)
-{
-    if (in->guard == PTX_NO_INDEX)
-        return active;
-    const uint64_t *g = w->cur_regs + (size_t)in->guard * FUNC_WARP_SIZE;
-    uint32_t gm = 0;
-    FOR_LANES(l, active) if ((g[l] != 0) != (in->guard_neg != 0)) gm |= 1u << l;
-    return gm;
-}
-
 int func_warp_step(struct func_cta *c, struct func_warp *w, struct func_trace *t,
                    struct err *e)
 {
@@ -602,36 +591,35 @@ int func_warp_step(struct func_cta *c, struct func_warp *w, struct func_trace *t
     k->warp_insn++;
     w->ninsn++;
 
+    struct exec_out x = {0, 0, pc + 1, PC_EXIT};
     if (in->op == PTX_OP_CALL) {
-        if (mask == 0)
-            goto update;
-        const struct ptx_operand *fo = ptx_src(m, in, 0);
-        if (fo->kind != PTX_OPND_FUNC)
-            return exec_unsupported(&s, "indirect call");
-        const struct ptx_func *callee = &m->funcs[fo->sym];
-        if (callee->is_extern || callee->ninsts == 0) {
-            int rc = exec_extern_call(&s, mask, callee);
+        if (mask) {
+            const struct ptx_operand *fo = ptx_src(m, in, 0);
+            if (fo->kind != PTX_OPND_FUNC)
+                return exec_unsupported(&s, "indirect call");
+            const struct ptx_func *callee = &m->funcs[fo->sym];
+            int rc;
+            if (callee->is_extern || callee->ninsts == 0) {
+                rc = exec_extern_call(&s, mask, callee);
+            } else {
+                rc = exec_call_push(&s, mask, fo->sym);
+                if (rc == WS_OK) {
+                    top->pc = pc + 1;
+                    stack_push(w, callee->first_pc, PC_EXIT, mask, SIMT_CALL);
+                    goto done;
+                }
+            }
             if (rc != WS_OK)
                 return rc;
-            goto update;
         }
-        int rc = exec_call_push(&s, mask, fo->sym);
+    } else {
+        int rc = exec_inst(&s, mask, t, &x);
         if (rc != WS_OK)
             return rc;
-        top->pc = pc + 1;
-        stack_push(w, callee->first_pc, PC_EXIT, mask, SIMT_CALL);
-        goto done;
+        if (x.exit)
+            lanes_exit(w, x.exit);
     }
-    struct exec_out x = {0, 0, pc + 1, PC_EXIT};
-    int rc = exec_inst(&s, mask, t, &x);
-    if (rc != WS_OK)
-        return rc;
-    if (x.exit)
-        lanes_exit(w, x.exit);
     simt_update(w, x.taken, x.tpc, pc + 1, x.reconv, &t->diverged);
-    goto done;
-update:
-    simt_update(w, 0, pc + 1, pc + 1, PC_EXIT, &t->diverged);
 done:
     settle(c, w);
     t->exited = w->state == FUNC_WARP_DONE;

@@ -105,7 +105,16 @@ int exec_vec_elem(const struct step *s, const struct ptx_operand *o, unsigned i,
                   uint64_t out[32]);
 
 /* Lanes of `active` whose guard predicate of `in` holds. */
-uint32_t exec_guard(const struct func_warp *w, const struct ptx_inst *in, uint32_t active);
+static inline uint32_t exec_guard(const struct func_warp *w, const struct ptx_inst *in,
+                                  uint32_t active)
+{
+    if (in->guard == PTX_NO_INDEX)
+        return active;
+    const uint64_t *g = w->cur_regs + (size_t)in->guard * FUNC_WARP_SIZE;
+    uint32_t gm = 0;
+    FOR_LANES(l, active) if ((g[l] != 0) != (in->guard_neg != 0)) gm |= 1u << l;
+    return gm;
+}
 /* Execute s->in (anything but `call`) for lanes `mask`; see struct exec_out. */
 int exec_inst(const struct step *s, uint32_t mask, struct func_trace *t, struct exec_out *x);
 /* Mark w DONE, pop its call frames and release barriers waiting for it. */

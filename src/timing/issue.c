@@ -49,7 +49,9 @@ static uint32_t tok_alloc(struct sm *sm)
 
 /* ---- dispatch and retire ------------------------------------------------------------- */
 
-int issue_check_limit(const struct sm *sm, uint32_t slot, uint32_t pc, struct err *e)
+/* WS_ERR_DEADLOCK once the launch has run more warp instructions than
+ * max_warp_insn allows (checked after every functional step). */
+static int check_limit(const struct sm *sm, uint32_t slot, uint32_t pc, struct err *e)
 {
     const struct timing_launch *L = sm->L;
     uint64_t limit = L->max_warp_insn;
@@ -62,7 +64,10 @@ int issue_check_limit(const struct sm *sm, uint32_t slot, uint32_t pc, struct er
     return WS_OK;
 }
 
-void issue_dispatch(struct sm *sm, uint32_t slot, const struct func_trace *tr, uint64_t now)
+/* Send one issued (sub-)warp, described by its functional trace, to its
+ * execution unit or the LD/ST unit, reserve its destinations and tell the
+ * policy (SCHED_EV_ISSUE). */
+static void dispatch(struct sm *sm, uint32_t slot, const struct func_trace *tr, uint64_t now)
 {
     struct timing_launch *L = sm->L;
     struct sm_warp *w = &sm->warps[slot];
@@ -140,7 +145,10 @@ void issue_dispatch(struct sm *sm, uint32_t slot, const struct func_trace *tr, u
     sm_warp_event(sm, (int32_t)slot, &iev);
 }
 
-void issue_retire(struct sm *sm, uint32_t slot, const struct func_trace *tr, uint64_t now)
+/* The instruction `tr` (its last sub-warp's trace) has left the warp:
+ * advance the instruction buffer, record an exit or a barrier arrival,
+ * recompute the slot's ready bits, free the slot if it is finished. */
+static void retire(struct sm *sm, uint32_t slot, const struct func_trace *tr, uint64_t now)
 {
     struct sm_warp *w = &sm->warps[slot];
     uint32_t pc = tr->pc;
@@ -188,11 +196,11 @@ static int issue_warp(struct sm *sm, uint32_t slot, uint64_t now, struct err *e)
     if (rc != WS_OK)
         return rc;
     ws_assert(tr.pc == sm->units[slot % sm->nunits].pc[slot / sm->nunits]);
-    rc = issue_check_limit(sm, slot, tr.pc, e);
+    rc = check_limit(sm, slot, tr.pc, e);
     if (rc != WS_OK)
         return rc;
-    issue_dispatch(sm, slot, &tr, now);
-    issue_retire(sm, slot, &tr, now);
+    dispatch(sm, slot, &tr, now);
+    retire(sm, slot, &tr, now);
     return WS_OK;
 }
 

@@ -338,18 +338,6 @@ void sm_launch_begin(struct sm *sm, struct timing_launch *L, uint32_t nregs, uin
 
 /* ---- warp state --------------------------------------------------------------- */
 
-uint32_t sm_warp_next_pc(const struct sm_warp *w, uint32_t *active)
-{
-    const struct func_warp *fw = w->fw;
-    if (w->done || fw->state == FUNC_WARP_DONE || fw->depth == 0) {
-        *active = 0;
-        return PC_EXIT;
-    }
-    const struct simt_entry *top = &fw->stack[fw->depth - 1];
-    *active = (uint32_t)__builtin_popcount(top->mask);
-    return top->pc;
-}
-
 static inline uint32_t s_of(const struct sm *sm, const struct sm_warp *w)
 {
     return (uint32_t)(w - sm->warps);

@@ -216,7 +216,17 @@ void sm_slot_event(struct sm *sm, int32_t slot, uint32_t kind, uint32_t pc, uint
 void sm_warp_event(struct sm *sm, int32_t slot, struct sched_event *ev);
 /* PC of the warp's next instruction and its SIMT-active lane count
  * (PC_EXIT when it has finished). */
-uint32_t sm_warp_next_pc(const struct sm_warp *w, uint32_t *active);
+static inline uint32_t sm_warp_next_pc(const struct sm_warp *w, uint32_t *active)
+{
+    const struct func_warp *fw = w->fw;
+    if (w->done || fw->state == FUNC_WARP_DONE || fw->depth == 0) {
+        *active = 0;
+        return PC_EXIT;
+    }
+    const struct simt_entry *top = &fw->stack[fw->depth - 1];
+    *active = (uint32_t)__builtin_popcount(top->mask);
+    return top->pc;
+}
 /* Recompute the ready bits of one slot from its state. */
 void sm_warp_refresh(struct sm *sm, uint32_t slot);
 /* Free the slot when the warp finished and nothing of it is in flight. */
