@@ -6,7 +6,8 @@
  * warp's PC for its active lanes, updates the warp's SIMT stack (PDOM
  * reconvergence, SPEC-policies.md 1.2) and fills a struct func_trace that a
  * timing model can consume.  func_run_kernel() is the functional driver: it
- * runs every CTA to completion.
+ * runs every CTA to completion.  Warps wider than 32 lanes (rows of these
+ * warps under one SIMT stack) are in func/wide.h.
  *
  * Ownership: the kernel borrows the module, analysis, device memory and
  * statistics from its caller (the API's gpu); a CTA owns its warps and shared
