@@ -1,9 +1,8 @@
 /* issue.c: the issue path of an SM (timing/issue.h): the issue models, the
  * back end one issued (sub-)warp goes to (execution pipelines, LD/ST hand-off
  * to the memory system with the classifier's request tag, scoreboard,
- * writeback wheel, ISSUE event) and the
- * retirement of an instruction from its warp (instruction buffer, exit,
- * barrier). */
+ * writeback wheel, ISSUE event) and the retirement of an instruction from
+ * its warp (instruction buffer, exit, barrier). */
 #include "timing/issue.h"
 
 #include <inttypes.h>
@@ -205,8 +204,7 @@ static int issue_warp(struct sm *sm, uint32_t slot, uint64_t now, struct err *e)
 }
 
 static const struct issue_model issue_models[] = {
-    {"warp", "one issue executes the whole 32-lane warp's instruction (one functional step)",
-     issue_warp},
+    {"warp", issue_warp},
 };
 
 const struct issue_model *issue_model_find(const char *name)

@@ -30,8 +30,7 @@
 struct sm;
 
 struct issue_model {
-    const char *name;
-    const char *desc;
+    const char *name; /* the value of sm.issue_model */
     /* Issue the instruction at the buffered PC of SM slot `slot`, which a
      * scheduler picked as ready at cycle `now`.  WS_OK or an error (fault,
      * instruction limit). */
