@@ -471,6 +471,13 @@ int ws_launch(ws_module *mod, const char *kernel, ws_dim3 grid, ws_dim3 block,
                        " static + %u dynamic) exceed the limit of %u per block",
                        kernel, smem, pm->shared_static_size, dynamic_shared_bytes,
                        GPU_MAX_SHARED_PER_CTA);
+    uint64_t local_limit = gpu->cfg.local_memory_per_thread;
+    if (local_limit && f->local_bytes > local_limit)
+        return err_set(&gpu->err, WS_ERR_LAUNCH,
+                       "ws_launch '%s': the kernel's .local frame takes %" PRIu64
+                       " bytes per thread, more than the limit of %" PRIu64
+                       " (option local_memory_per_thread)",
+                       kernel, f->local_bytes, local_limit);
     if (f->nparams > 0 && !args)
         return err_set(&gpu->err, WS_ERR_INVALID,
                        "ws_launch '%s': the kernel takes %u parameters but args is NULL",
