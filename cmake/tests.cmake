@@ -53,3 +53,5 @@ endif()
 
 add_test(NAME cli/commands COMMAND ${PROJECT_SOURCE_DIR}/tests/cli/run.sh $<TARGET_FILE:warpsim>
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+add_test(NAME cli/hostile COMMAND ${PROJECT_SOURCE_DIR}/tests/cli/hostile.sh $<TARGET_FILE:warpsim>
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})

@@ -76,6 +76,14 @@ void ws_gpu_options(FILE *out);
  * a file of "key = value" lines, or a GPGPU-Sim gpgpusim.config. */
 int ws_gpu_load_config(ws_gpu *gpu, const char *preset_or_path);
 
+/* Check the whole configuration now, as the first launch would: cross-key
+ * rules (sm.threads a multiple of 32, cache geometry, ...) and, in timing
+ * mode, building the timing model once with every policy and its parameters
+ * (scheduler limits, load profile files).  Front ends call it after the
+ * options so that a bad one is reported before any run starts.  Changes
+ * nothing: the first launch still builds its own timing model. */
+int ws_gpu_check(ws_gpu *gpu);
+
 /* Print the effective configuration as "key = value" lines: every key in
  * timing mode; in functional mode only the keys functional execution reads
  * (mode, device_memory, local_memory_per_thread, max_warp_insn).  The stats

@@ -9,6 +9,7 @@
 
 #include "api/gpu.h"
 #include "base/alloc.h"
+#include "base/file.h"
 #include "policy/registry.h"
 #include "ptx/parser.h"
 #include "stats/stats.h"
@@ -130,10 +131,8 @@ void ws_gpu_set_progress(ws_gpu *gpu, ws_progress_fn fn, void *ctx)
 
 /* ---- gpu ------------------------------------------------------------------ */
 
-static void register_func_stats(ws_gpu *g)
+static void register_func_stats(struct stats *s, const struct func_stats *f)
 {
-    struct stats *s = g->st;
-    const struct func_stats *f = &g->stats;
     stats_counter(s, "gpu_sim_insn", "thread instructions (SIMT-active lanes)",
                   &f->gpu_sim_insn, 1, 0);
     stats_counter(s, "gpu_tot_sim_insn", "thread instructions over every kernel",
@@ -163,7 +162,7 @@ int ws_gpu_new(ws_gpu **out)
     g->out = NULL;
     sync_config(g);
     g->st = stats_new();
-    register_func_stats(g);
+    register_func_stats(g->st, &g->stats);
     *out = g;
     return WS_OK;
 }
@@ -270,25 +269,10 @@ int ws_module_load_file(ws_gpu *gpu, const char *path, ws_module **out)
     if (!path || !out)
         return err_set(&gpu->err, WS_ERR_INVALID, "ws_module_load_file: NULL %s",
                        !path ? "path" : "out pointer");
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return err_set(&gpu->err, WS_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     char *buf = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        array_reserve((void **)&buf, &cap, len + 65536 + 1, 1);
-        size_t n = fread(buf + len, 1, cap - len - 1, f);
-        len += n;
-        if (n == 0)
-            break;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        return err_set(&gpu->err, WS_ERR_IO, "%s: read error", path);
-    }
-    buf[len] = '\0';
+    size_t len = 0;
+    if (file_read_all(path, &buf, &len, &gpu->err) != WS_OK)
+        return gpu->err.code;
     int rc = ws_module_load_string(gpu, buf, path, out);
     free(buf);
     return rc;
@@ -403,6 +387,25 @@ int ws_memset(ws_gpu *gpu, ws_devptr dst, int value, size_t bytes)
     uint8_t *d = dev_range(gpu, "ws_memset", dst, bytes, &rc);
     if (d)
         memset(d, value, bytes);
+    return rc;
+}
+
+int ws_gpu_check(ws_gpu *gpu)
+{
+    if (!gpu)
+        return WS_ERR_INVALID;
+    int rc = config_validate(&gpu->config, &gpu->err);
+    if (rc != WS_OK || gpu->timing || strcmp(gpu->config.mode, "timing") != 0)
+        return rc;
+    /* a throwaway model on its own statistics registry, so the gpu's
+     * statistics (and their order) stay as the first launch makes them */
+    struct stats *st = stats_new();
+    register_func_stats(st, &gpu->stats);
+    struct timing *t = NULL;
+    rc = timing_new(&gpu->config, &gpu->mem, st, &t, &gpu->err);
+    if (t)
+        timing_free(t);
+    stats_free(st);
     return rc;
 }
 

@@ -84,6 +84,10 @@ static int validate(const char *config, const char *sched, const char *mode, cha
     }
     for (size_t i = 0; rc == 0 && i < nsets; i++)
         rc = cli_apply_set(gpu, sets[i]);
+    if (rc == 0 && ws_gpu_check(gpu) != WS_OK) {
+        fprintf(stderr, "warpsim exec: %s\n", ws_last_error(gpu));
+        rc = 2;
+    }
     ws_gpu_free(gpu);
     return rc;
 }

@@ -150,6 +150,9 @@ static int opts_take(struct gpu_opts *o, int argc, char **argv, int *i, int *rc,
     return 0;
 }
 
+/* Apply the options to gpu and check the resulting configuration as a
+ * launch would (ws_gpu_check): any error is a usage error (exit 2) reported
+ * before anything runs. */
 static int opts_apply(const struct gpu_opts *o, ws_gpu *gpu, const char *cmd, const char *sched)
 {
     if (o->config && ws_gpu_load_config(gpu, o->config) != WS_OK) {
@@ -171,6 +174,10 @@ static int opts_apply(const struct gpu_opts *o, ws_gpu *gpu, const char *cmd, co
         int rc = cli_apply_set(gpu, o->sets[i]);
         if (rc != 0)
             return rc;
+    }
+    if (ws_gpu_check(gpu) != WS_OK) {
+        fprintf(stderr, "warpsim %s: %s\n", cmd, ws_last_error(gpu));
+        return 2;
     }
     return 0;
 }

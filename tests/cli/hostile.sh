@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# hostile.sh: hostile inputs to the warpsim command (issue 16): each must be
+# refused at the door with a message on stderr naming the option or file,
+# the expected exit status, and nothing run (stdout empty for usage errors).
+# Usage: tests/cli/hostile.sh <path to warpsim>
+set -u
+ws=$1
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# refuse <name> <wanted exit status> <regex stderr must match> -- cmd...
+# stdout must be empty: the refusal comes before any run starts.
+refuse() {
+  local name=$1 want=$2 regex=$3
+  shift 4
+  local rc
+  timeout 60 "$@" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  if [ "$rc" = "$want" ] && grep -Eq -- "$regex" "$tmp/err" && [ ! -s "$tmp/out" ]; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL $name: exit $rc (wanted $want)"
+    sed 's/^/    stdout: /' "$tmp/out" | head -5
+    sed 's/^/    stderr: /' "$tmp/err" | head -5
+    echo "    (wanted stderr matching: $regex, stdout empty)"
+  fi
+}
+
+# ---- input files: no devices, FIFOs or directories ----
+refuse ptx-dev-zero 1 "cannot read '/dev/zero': not a regular file" -- "$ws" ptx /dev/zero
+refuse ptx-directory 1 "not a regular file \\(a directory\\)" -- "$ws" ptx "$tmp"
+refuse config-dev-zero 2 "--config /dev/zero: .*cannot read '/dev/zero': not a regular file" \
+  -- "$ws" run vecadd --config /dev/zero
+
+# ---- numeric keys have ranges ----
+refuse clock-tiny 2 "'clock.core': invalid value '1e-300' \\(allowed: a number from 1 to 100000\\)" \
+  -- "$ws" run vecadd --set clock.core=1e-300
+refuse sm-count-huge 2 "'sm.count': invalid value '100000' \\(allowed: an integer from 1 to 1024\\)" \
+  -- "$ws" run vecadd --set sm.count=100000
+
+# ---- cross-key rules, scheduler parameters, profiles: checked before the run ----
+refuse sm-threads-33 2 "sm.threads = 33 is not a multiple of 32" -- "$ws" run vecadd --set sm.threads=33
+refuse two-level-active-0 2 "policy 'two_level_active': parameter 'active' must be 1..64, got 0" \
+  -- "$ws" run vecadd --sched two_level_active:active=0
+refuse swl-limit-0 2 "policy 'swl': parameter 'limit' must be >= 1, got 0" \
+  -- "$ws" run vecadd --sched swl:limit=0
+refuse compare-swl-limit-0 2 "policy 'swl': parameter 'limit' must be >= 1" \
+  -- "$ws" compare vecadd --sched gto,swl:limit=0
+refuse profile-missing 2 "$tmp/none.prof: cannot open load profile" \
+  -- "$ws" run vecadd --sched "daws_profiled:profile=$tmp/none.prof"
+echo "garbage" >"$tmp/garbage.prof"
+refuse profile-garbage 2 "garbage.prof:1: not a warpsim load profile" \
+  -- "$ws" run vecadd --sched "daws_profiled:profile=$tmp/garbage.prof"
+refuse profile-directory 2 "not a regular file \\(a directory\\)" \
+  -- "$ws" run vecadd --sched "daws_profiled:profile=$tmp"
+refuse exec-swl-limit-0 2 "warpsim exec: policy 'swl': parameter 'limit' must be >= 1" \
+  -- "$ws" exec --sched swl:limit=0 -- true
+refuse exec-sm-threads-33 2 "sm.threads = 33 is not a multiple of 32" \
+  -- "$ws" exec --set sm.threads=33 -- true
+# GPGPU-Sim cache strings with impossible geometry
+cfg=$(dirname "$0")/../../configs/gtx480-gpgpusim.config
+sed 's/^-gpgpu_cache:dl1 .*/-gpgpu_cache:dl1 3:128:4,L:L:m:N:H,A:32:8,8/' "$cfg" >"$tmp/sets3.config"
+refuse gpgpusim-sets-3 2 "l1d.sets = 3 is not a power of two" -- "$ws" run vecadd --config "$tmp/sets3.config"
+sed 's/^-gpgpu_cache:dl1 .*/-gpgpu_cache:dl1 1048576:128:64,L:L:m:N:H,A:32:8,8/' "$cfg" >"$tmp/huge.config"
+refuse gpgpusim-huge-cache 2 "l1d.sets x l1d.assoc = 67108864 lines, more than the limit" \
+  -- "$ws" run vecadd --config "$tmp/huge.config"
+
+echo "cli hostile: $pass passed, $fail failed"
+[ "$fail" = 0 ]
