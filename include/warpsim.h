@@ -143,8 +143,15 @@ int ws_stat(const ws_gpu *gpu, const char *name, uint64_t *value);
 /* Same for any statistic, ratios included (e.g. "gpu_ipc"). */
 int ws_stat_double(const ws_gpu *gpu, const char *name, double *value);
 
-/* One JSON object: {"config": {...}, "totals": {...}, "kernels": [...]}. */
+/* One JSON object: {"status": ..., "config": {...}, "totals": {...},
+ * "kernels": [...]}.  ws_stats_write_json writes status "complete". */
 int ws_stats_write_json(const ws_gpu *gpu, FILE *out);
+/* The same with the caller's status: "complete" (every launch finished),
+ * "partial" (interrupted: the statistics so far) or "failed" (a launch
+ * stopped with an error); `reason` (may be NULL) says why, written as
+ * "status_reason". */
+int ws_stats_write_json_status(const ws_gpu *gpu, FILE *out, const char *status,
+                               const char *reason);
 /* The timeline (one row per timeline_interval cycles) as CSV. */
 int ws_timeline_write_csv(const ws_gpu *gpu, FILE *out);
 

@@ -550,11 +550,39 @@ void ws_stats_print(const ws_gpu *gpu, FILE *out)
     stats_print_text(gpu->st, out);
 }
 
+/* A JSON string literal of s. */
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
 int ws_stats_write_json(const ws_gpu *gpu, FILE *out)
 {
-    if (!gpu || !out)
+    return ws_stats_write_json_status(gpu, out, "complete", NULL);
+}
+
+int ws_stats_write_json_status(const ws_gpu *gpu, FILE *out, const char *status,
+                               const char *reason)
+{
+    if (!gpu || !out || !status)
         return WS_ERR_INVALID;
-    fputs("{\n  \"config\": ", out);
+    fputs("{\n  \"status\": ", out);
+    json_string(out, status);
+    if (reason) {
+        fputs(",\n  \"status_reason\": ", out);
+        json_string(out, reason);
+    }
+    fputs(",\n  \"config\": ", out);
     config_print_json(&gpu->config, out, 2);
     fputs(",\n  \"totals\": ", out);
     stats_print_json(gpu->st, out, 2);

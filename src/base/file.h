@@ -21,4 +21,22 @@ int file_check_input(const char *path, FILE *f, struct err *e);
  * the file must pass file_check_input. */
 int file_read_all(const char *path, char **out, size_t *len, struct err *e);
 
+/* An output file written atomically: the data goes to a temporary file
+ * next to `path` (so a failed or interrupted run never leaves a truncated
+ * file, nor destroys the previous one), renamed over `path` on commit.
+ * Opening it up front also proves the path writable before a long run. */
+struct file_out {
+    FILE *f;    /* write here between open and commit */
+    char *path; /* the final name */
+    char *tmp;  /* the temporary file's name */
+};
+
+/* Create the temporary file; WS_ERR_IO naming `path` and the reason. */
+int file_out_open(struct file_out *o, const char *path, struct err *e);
+/* Close and rename over the final name; WS_ERR_IO if any write failed (the
+ * temporary file is removed and `path` is left as it was). */
+int file_out_commit(struct file_out *o, struct err *e);
+/* Close and remove the temporary file (nothing written). */
+void file_out_abort(struct file_out *o);
+
 #endif

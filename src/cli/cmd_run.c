@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/file.h"
 #include "workload.h"
 
 int cmd_list(int argc, char **argv)
@@ -205,16 +206,37 @@ static void print_summary(ws_gpu *gpu)
     }
 }
 
-static int write_file(ws_gpu *gpu, const char *path, int json)
+/* Open --stats-json / --timeline before the run (a path that cannot be
+ * written is a usage error found before a long run, not after it). */
+static int open_output(struct file_out *o, const char *path, const char *opt)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "warpsim run: cannot write '%s': %s\n", path, strerror(errno));
+    struct err e;
+    if (!path)
+        return 0;
+    if (file_out_open(o, path, &e) != WS_OK) {
+        fprintf(stderr, "warpsim run: %s: %s\n", opt, e.msg);
+        return 2;
+    }
+    return 0;
+}
+
+/* Write the statistics JSON (json) or the timeline into o and rename it
+ * into place; status says whether the run completed. */
+static int write_output(ws_gpu *gpu, struct file_out *o, int json, const char *status,
+                        const char *reason)
+{
+    if (!o->f)
+        return 0;
+    int rc = json ? ws_stats_write_json_status(gpu, o->f, status, reason)
+                  : ws_timeline_write_csv(gpu, o->f);
+    struct err e;
+    if (rc != WS_OK) {
+        fprintf(stderr, "warpsim run: error writing '%s'\n", o->path);
+        file_out_abort(o);
         return 1;
     }
-    int rc = json ? ws_stats_write_json(gpu, f) : ws_timeline_write_csv(gpu, f);
-    if (fclose(f) != 0 || rc != WS_OK) {
-        fprintf(stderr, "warpsim run: error writing '%s'\n", path);
+    if (file_out_commit(o, &e) != WS_OK) {
+        fprintf(stderr, "warpsim run: %s\n", e.msg);
         return 1;
     }
     return 0;
@@ -289,7 +311,13 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "warpsim run: unknown workload '%s' (see `warpsim list`)\n", name);
         rc = 2;
     }
+    struct file_out jout = {0}, tout = {0};
+    if (rc == 0)
+        rc = open_output(&jout, json, "--stats-json");
+    if (rc == 0)
+        rc = open_output(&tout, timeline, "--timeline");
     if (rc != 0) {
+        file_out_abort(&jout);
         ws_gpu_free(gpu);
         return rc;
     }
@@ -327,11 +355,12 @@ int cmd_run(int argc, char **argv)
     } else if (!quiet) {
         printf("(--show-config prints the configuration; --stats-json records it)\n");
     }
-    int wrc = 0;
-    if (json)
-        wrc |= write_file(gpu, json, 1);
-    if (timeline)
-        wrc |= write_file(gpu, timeline, 0);
+    /* a verification mismatch still ran every launch: its statistics are complete */
+    const char *status = st == WS_OK || st == WS_ERR_VERIFY ? "complete" : "failed";
+    char reason[1100];
+    snprintf(reason, sizeof reason, "%s: %s", ws_status_name(st), detail);
+    int wrc = write_output(gpu, &jout, 1, status, st == WS_OK ? NULL : reason);
+    wrc |= write_output(gpu, &tout, 0, status, NULL);
     ws_gpu_free(gpu);
     return st == WS_OK && !wrc ? 0 : 1;
 }

@@ -68,5 +68,42 @@ sed 's/^-gpgpu_cache:dl1 .*/-gpgpu_cache:dl1 1048576:128:64,L:L:m:N:H,A:32:8,8/'
 refuse gpgpusim-huge-cache 2 "l1d.sets x l1d.assoc = 67108864 lines, more than the limit" \
   -- "$ws" run vecadd --config "$tmp/huge.config"
 
+# ---- output files: checked before the run, written atomically with a status ----
+refuse stats-json-unwritable 2 "--stats-json: cannot write '$tmp/no/dir/s.json'" \
+  -- "$ws" run vecadd --stats-json "$tmp/no/dir/s.json"
+refuse timeline-unwritable 2 "--timeline: cannot write '$tmp/no/dir/t.csv'" \
+  -- "$ws" run vecadd --timeline "$tmp/no/dir/t.csv"
+refuse exec-stats-unwritable 2 "--stats-json: cannot write '$tmp/no/dir/s.json'" \
+  -- "$ws" exec --stats-json "$tmp/no/dir/s.json" -- true
+
+# check <name> <wanted exit status> <regex a file must match> <file> -- cmd...
+check() {
+  local name=$1 want=$2 regex=$3 file=$4
+  shift 5
+  local rc
+  timeout 60 "$@" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  if [ "$rc" = "$want" ] && grep -Eq -- "$regex" "$file" && ! ls "$file".tmp-* >/dev/null 2>&1; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL $name: exit $rc (wanted $want); $file:"
+    head -4 "$file" 2>&1 | sed 's/^/    /'
+    sed 's/^/    stderr: /' "$tmp/err" | head -5
+    echo "    (wanted $file matching: $regex, no temporary file left)"
+  fi
+}
+check stats-complete 0 '^  "status": "complete",' "$tmp/s.json" \
+  -- "$ws" run vecadd --quiet --stats-json "$tmp/s.json"
+check stats-failed 1 '"status_reason": "WS_ERR_DEADLOCK: kernel .vecadd. exceeded the limit of 10 warp' \
+  "$tmp/s.json" -- "$ws" run vecadd --quiet --set max_warp_insn=10 --stats-json "$tmp/s.json"
+check stats-failed-status 1 '^  "status": "failed",' "$tmp/s.json" \
+  -- "$ws" run vecadd --quiet --set max_warp_insn=10 --stats-json "$tmp/s.json"
+# exec: a program that exits 0 without writing the statistics asked for fails
+echo stale >"$tmp/e.json"
+check exec-stats-lost 1 '^stale$' "$tmp/e.json" -- "$ws" exec --stats-json "$tmp/e.json" -- true
+grep -q 'was not written with status "complete"' "$tmp/err" && pass=$((pass + 1)) ||
+  { fail=$((fail + 1)); echo "FAIL exec-stats-lost-message"; cat "$tmp/err"; }
+
 echo "cli hostile: $pass passed, $fail failed"
 [ "$fail" = 0 ]
