@@ -82,8 +82,10 @@ static const struct cfg_key cfg_keys[] = {
     K_SZ64("device_memory", device_memory, "4G", 1, 1024 * GiB, "simulated device memory in bytes"),
     K_SZ64("local_memory_per_thread", local_memory_per_thread, "1M", 1, 16 * MiB,
            "local (stack) memory limit per thread in bytes"),
-    K_SZ64("max_warp_insn", max_warp_insn, "100G", 0, 0,
-           "warp instructions one launch may execute before it is stopped (0 = unlimited)"),
+    K_SZ64("max_warp_insn", max_warp_insn, "1G", 0, 0,
+           "warp instructions one launch may execute before it is stopped (0 = unlimited; "
+           "the default stops a runaway kernel within minutes, 30x the largest built-in "
+           "workload at size large)"),
     K_U64("deadlock_cycles", deadlock_cycles, "100000", 1, 1000000000,
           "watchdog: core cycles with no issue and no memory progress before the run stops"),
     K_U64("timeline_interval", timeline_interval, "1000", 1, 1000000000,

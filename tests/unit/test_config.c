@@ -100,7 +100,7 @@ static void test_defaults(void **state)
     assert_true(c.core_mhz == 700 && c.icnt_mhz == 700 && c.l2_mhz == 700 && c.dram_mhz == 924);
     assert_int_equal(c.device_memory, 4ull << 30);
     assert_int_equal(c.local_memory_per_thread, 1u << 20);
-    assert_int_equal(c.max_warp_insn, 100ull << 30);
+    assert_int_equal(c.max_warp_insn, 1ull << 30);
 }
 
 static void test_preset_daws(void **state)

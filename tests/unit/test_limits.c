@@ -76,11 +76,51 @@ static void test_kernel_local_frame(void **state)
     }
 }
 
+/* A kernel with no instructions completes in both modes (the timing model
+ * used to report it as a deadlock). */
+static void test_empty_kernel(void **state)
+{
+    (void)state;
+    const char *ptx = ".version 9.0\n.target sm_75\n.address_size 64\n"
+                      ".visible .entry k()\n{\n}\n";
+    const char *modes[] = {"functional", "timing"};
+    for (int i = 0; i < 2; i++) {
+        ws_gpu *gpu;
+        ws_module *mod;
+        assert_int_equal(ws_gpu_new(&gpu), WS_OK);
+        assert_int_equal(ws_gpu_set(gpu, "mode", modes[i]), WS_OK);
+        assert_int_equal(ws_module_load_string(gpu, ptx, "empty.ptx", &mod), WS_OK);
+        assert_int_equal(ws_launch(mod, "k", ws_dim(3, 1, 1), ws_dim(64, 1, 1), 0, NULL), WS_OK);
+        uint64_t ctas = 0, warps = 0;
+        assert_int_equal(ws_stat(gpu, "ctas_launched", &ctas), WS_OK);
+        assert_int_equal(ws_stat(gpu, "warps_launched", &warps), WS_OK);
+        assert_int_equal(ctas, 3);
+        assert_int_equal(warps, 6);
+        ws_gpu_free(gpu);
+    }
+}
+
+/* The default warp-instruction budget stops a runaway kernel. */
+static void test_default_budget(void **state)
+{
+    (void)state;
+    ws_gpu *gpu;
+    assert_int_equal(ws_gpu_new(&gpu), WS_OK);
+    char buf[4096];
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    ws_gpu_print_config(gpu, f);
+    fclose(f);
+    assert_non_null(strstr(buf, "max_warp_insn = 1G"));
+    ws_gpu_free(gpu);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_param_limit),
         cmocka_unit_test(test_kernel_local_frame),
+        cmocka_unit_test(test_empty_kernel),
+        cmocka_unit_test(test_default_budget),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
