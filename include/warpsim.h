@@ -25,6 +25,7 @@
 #define WARPSIM_H
 
 #include <stddef.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -44,6 +45,7 @@ enum ws_status {
     WS_ERR_DEADLOCK,    /* a barrier or the watchdog found no progress */
     WS_ERR_IO,          /* a file could not be read or written */
     WS_ERR_VERIFY,      /* a workload's result differs from its CPU reference */
+    WS_ERR_INTERRUPTED, /* stopped by the interrupt flag (ws_gpu_set_interrupt) */
 };
 
 typedef struct ws_gpu ws_gpu;
@@ -95,6 +97,13 @@ void ws_gpu_print_config(const ws_gpu *gpu, FILE *out);
  * far (over every launch) and the launch number (1-based). */
 typedef void (*ws_progress_fn)(void *ctx, uint64_t cycles, uint64_t insn, uint32_t launch);
 void ws_gpu_set_progress(ws_gpu *gpu, ws_progress_fn fn, void *ctx);
+
+/* Interrupt flag: while *flag is nonzero, a running timing-mode launch stops
+ * at the next cycle with WS_ERR_INTERRUPTED; ws_deadlock_report() then says
+ * where every resident warp was (SM, warp, PC, source line) and the
+ * statistics so far stay readable.  Meant for a SIGINT handler that sets
+ * the flag; NULL (the default) disables it. */
+void ws_gpu_set_interrupt(ws_gpu *gpu, const volatile sig_atomic_t *flag);
 
 /* Where the simulated program's printf output goes (default stdout). */
 void ws_gpu_set_output(ws_gpu *gpu, FILE *out);

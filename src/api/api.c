@@ -206,7 +206,7 @@ const char *ws_status_name(int status)
     static const char *const names[] = {
         "WS_OK",          "WS_ERR_INVALID", "WS_ERR_PARSE",    "WS_ERR_UNSUPPORTED",
         "WS_ERR_NOT_FOUND", "WS_ERR_NOMEM", "WS_ERR_FAULT",    "WS_ERR_LAUNCH",
-        "WS_ERR_DEADLOCK", "WS_ERR_IO",     "WS_ERR_VERIFY",
+        "WS_ERR_DEADLOCK", "WS_ERR_IO",     "WS_ERR_VERIFY",   "WS_ERR_INTERRUPTED",
     };
     if (status < 0 || (size_t)status >= sizeof names / sizeof names[0])
         return "WS_ERR_UNKNOWN";
@@ -390,6 +390,12 @@ int ws_memset(ws_gpu *gpu, ws_devptr dst, int value, size_t bytes)
     return rc;
 }
 
+void ws_gpu_set_interrupt(ws_gpu *gpu, const volatile sig_atomic_t *flag)
+{
+    if (gpu)
+        gpu->interrupt = flag;
+}
+
 int ws_gpu_check(ws_gpu *gpu)
 {
     if (!gpu)
@@ -429,8 +435,9 @@ static int launch_timing(ws_gpu *gpu, struct func_kernel *k)
             return rc;
         timing_set_progress(gpu->timing, progress_bridge, gpu);
     }
+    timing_set_interrupt(gpu->timing, gpu->interrupt);
     int rc = timing_run(gpu->timing, k, &gpu->err);
-    if (rc == WS_ERR_DEADLOCK) {
+    if (rc == WS_ERR_DEADLOCK || rc == WS_ERR_INTERRUPTED) {
         free(gpu->report);
         gpu->report = xstrdup(timing_report(gpu->timing));
     }

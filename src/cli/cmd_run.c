@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +113,31 @@ static void progress_end(struct progress *p)
     if (p->shown)
         fprintf(stderr, "\r%60s\r", "");
     p->shown = 0;
+}
+
+/* ---- Ctrl-C ------------------------------------------------------------------------ */
+
+/* Set by the SIGINT handler and read by the simulator (ws_gpu_set_interrupt):
+ * the one object a signal handler may write, hence file scope.  The handler
+ * is reset after the first Ctrl-C, so a second one kills the process. */
+static volatile sig_atomic_t run_interrupted;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    run_interrupted = 1;
+}
+
+static void catch_sigint(ws_gpu *gpu)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    run_interrupted = 0;
+    sigaction(SIGINT, &sa, NULL);
+    ws_gpu_set_interrupt(gpu, &run_interrupted);
 }
 
 /* ---- shared configuration options ---------------------------------------------- */
@@ -325,9 +351,13 @@ int cmd_run(int argc, char **argv)
     if (isatty(fileno(stderr)))
         ws_gpu_set_progress(gpu, progress_cb, &prog);
 
+    catch_sigint(gpu);
     char detail[1024] = "";
     int st = workload_run(gpu, we, &args, detail, sizeof detail);
+    signal(SIGINT, SIG_DFL);
     progress_end(&prog);
+    if (st == WS_ERR_INTERRUPTED)
+        fprintf(stderr, "warpsim run: interrupted: %s\n%s", detail, ws_deadlock_report(gpu));
     uint64_t warp_insn = 0, thread_insn = 0, kernels = 0;
     ws_stat(gpu, "warp_insn", &warp_insn);
     ws_stat(gpu, "thread_insn", &thread_insn);
@@ -356,12 +386,16 @@ int cmd_run(int argc, char **argv)
         printf("(--show-config prints the configuration; --stats-json records it)\n");
     }
     /* a verification mismatch still ran every launch: its statistics are complete */
-    const char *status = st == WS_OK || st == WS_ERR_VERIFY ? "complete" : "failed";
+    const char *status = st == WS_OK || st == WS_ERR_VERIFY ? "complete"
+                         : st == WS_ERR_INTERRUPTED       ? "partial"
+                                                          : "failed";
     char reason[1100];
     snprintf(reason, sizeof reason, "%s: %s", ws_status_name(st), detail);
     int wrc = write_output(gpu, &jout, 1, status, st == WS_OK ? NULL : reason);
     wrc |= write_output(gpu, &tout, 0, status, NULL);
     ws_gpu_free(gpu);
+    if (st == WS_ERR_INTERRUPTED)
+        return 130; /* as a shell reports a process stopped by SIGINT */
     return st == WS_OK && !wrc ? 0 : 1;
 }
 

@@ -105,5 +105,23 @@ check exec-stats-lost 1 '^stale$' "$tmp/e.json" -- "$ws" exec --stats-json "$tmp
 grep -q 'was not written with status "complete"' "$tmp/err" && pass=$((pass + 1)) ||
   { fail=$((fail + 1)); echo "FAIL exec-stats-lost-message"; cat "$tmp/err"; }
 
+# ---- Ctrl-C: where every warp is, partial statistics, exit 130 ----
+"$ws" run bfs --size large --quiet --stats-json "$tmp/int.json" >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+sleep 2
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+if [ "$rc" = 130 ] && grep -Eq "interrupted at cycle [0-9]+ \([0-9]+ of 2048 CTAs dispatched\)" "$tmp/err" &&
+   grep -Eq "^  SM [0-9]+ slot [0-9]+ \(CTA slot [0-9]+, warp [0-9]+\): PC [0-9]+ \(line [0-9]+\)" "$tmp/err" &&
+   grep -q '^  "status": "partial",' "$tmp/int.json" && grep -q '"gpu_sim_cycle": [1-9]' "$tmp/int.json"; then
+  pass=$((pass + 1))
+else
+  fail=$((fail + 1))
+  echo "FAIL sigint: exit $rc (wanted 130)"
+  head -5 "$tmp/err" | sed 's/^/    stderr: /'
+  head -3 "$tmp/int.json" 2>&1 | sed 's/^/    json: /'
+fi
+
 echo "cli hostile: $pass passed, $fail failed"
 [ "$fail" = 0 ]
