@@ -35,6 +35,19 @@ refuse ptx-directory 1 "not a regular file \\(a directory\\)" -- "$ws" ptx "$tmp
 refuse config-dev-zero 2 "--config /dev/zero: .*cannot read '/dev/zero': not a regular file" \
   -- "$ws" run vecadd --config /dev/zero
 
+# ---- PTX the simulator must refuse ----
+ptxhead=$'.version 9.0\n.target sm_75\n.address_size 64\n'
+printf '%s.const .b32 c;\n.visible .entry k()\n{\n .reg .b32 %%r<2>;\n mov.u32 %%r1, 1;\n st.const.u32 [c], %%r1;\n ret;\n}\n' \
+  "$ptxhead" >"$tmp/stconst.ptx"
+refuse ptx-st-const 1 "stconst.ptx:9:4: read-only state space for a store or atomic: '.const'" \
+  -- "$ws" ptx "$tmp/stconst.ptx"
+printf '%s.global .texref t;\n.visible .entry k()\n{\n ret;\n}\n' "$ptxhead" >"$tmp/texref.ptx"
+refuse ptx-texref 1 "texref.ptx:4:9: texture, surface and sampler references are not supported: '.texref'" \
+  -- "$ws" ptx "$tmp/texref.ptx"
+printf '%s.visible .entry k(.param .b8 p[4294967295])\n{\n ret;\n}\n' "$ptxhead" >"$tmp/bigparam.ptx"
+refuse ptx-param-limit 1 "kernel parameters take 4294967295 bytes, more than CUDA's limit of 32764" \
+  -- "$ws" ptx "$tmp/bigparam.ptx"
+
 # ---- numeric keys have ranges ----
 refuse clock-tiny 2 "'clock.core': invalid value '1e-300' \\(allowed: a number from 1 to 100000\\)" \
   -- "$ws" run vecadd --set clock.core=1e-300
