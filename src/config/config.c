@@ -84,7 +84,7 @@ static const struct cfg_key cfg_keys[] = {
            "local (stack) memory limit per thread in bytes"),
     K_SZ64("max_warp_insn", max_warp_insn, "1G", 0, 0,
            "warp instructions one launch may execute before it is stopped (0 = unlimited; "
-           "the default stops a runaway kernel within minutes, 30x the largest built-in "
+           "the default stops a runaway kernel within minutes, 14x the largest built-in "
            "workload at size large)"),
     K_U64("deadlock_cycles", deadlock_cycles, "100000", 1, 1000000000,
           "watchdog: core cycles with no issue and no memory progress before the run stops"),
