@@ -25,6 +25,7 @@
 #define WARPSIM_H
 
 #include <stddef.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -44,6 +45,7 @@ enum ws_status {
     WS_ERR_DEADLOCK,    /* a barrier or the watchdog found no progress */
     WS_ERR_IO,          /* a file could not be read or written */
     WS_ERR_VERIFY,      /* a workload's result differs from its CPU reference */
+    WS_ERR_INTERRUPTED, /* stopped by the interrupt flag (ws_gpu_set_interrupt) */
 };
 
 typedef struct ws_gpu ws_gpu;
@@ -76,6 +78,14 @@ void ws_gpu_options(FILE *out);
  * a file of "key = value" lines, or a GPGPU-Sim gpgpusim.config. */
 int ws_gpu_load_config(ws_gpu *gpu, const char *preset_or_path);
 
+/* Check the whole configuration now, as the first launch would: cross-key
+ * rules (sm.threads a multiple of 32, cache geometry, ...) and, in timing
+ * mode, building the timing model once with every policy and its parameters
+ * (scheduler limits, load profile files).  Front ends call it after the
+ * options so that a bad one is reported before any run starts.  Changes
+ * nothing: the first launch still builds its own timing model. */
+int ws_gpu_check(ws_gpu *gpu);
+
 /* Print the effective configuration as "key = value" lines: every key in
  * timing mode; in functional mode only the keys functional execution reads
  * (mode, device_memory, local_memory_per_thread, max_warp_insn).  The stats
@@ -87,6 +97,13 @@ void ws_gpu_print_config(const ws_gpu *gpu, FILE *out);
  * far (over every launch) and the launch number (1-based). */
 typedef void (*ws_progress_fn)(void *ctx, uint64_t cycles, uint64_t insn, uint32_t launch);
 void ws_gpu_set_progress(ws_gpu *gpu, ws_progress_fn fn, void *ctx);
+
+/* Interrupt flag: while *flag is nonzero, a running timing-mode launch stops
+ * at the next cycle with WS_ERR_INTERRUPTED; ws_deadlock_report() then says
+ * where every resident warp was (SM, warp, PC, source line) and the
+ * statistics so far stay readable.  Meant for a SIGINT handler that sets
+ * the flag; NULL (the default) disables it. */
+void ws_gpu_set_interrupt(ws_gpu *gpu, const volatile sig_atomic_t *flag);
 
 /* Where the simulated program's printf output goes (default stdout). */
 void ws_gpu_set_output(ws_gpu *gpu, FILE *out);
@@ -135,8 +152,15 @@ int ws_stat(const ws_gpu *gpu, const char *name, uint64_t *value);
 /* Same for any statistic, ratios included (e.g. "gpu_ipc"). */
 int ws_stat_double(const ws_gpu *gpu, const char *name, double *value);
 
-/* One JSON object: {"config": {...}, "totals": {...}, "kernels": [...]}. */
+/* One JSON object: {"status": ..., "config": {...}, "totals": {...},
+ * "kernels": [...]}.  ws_stats_write_json writes status "complete". */
 int ws_stats_write_json(const ws_gpu *gpu, FILE *out);
+/* The same with the caller's status: "complete" (every launch finished),
+ * "partial" (interrupted: the statistics so far) or "failed" (a launch
+ * stopped with an error); `reason` (may be NULL) says why, written as
+ * "status_reason". */
+int ws_stats_write_json_status(const ws_gpu *gpu, FILE *out, const char *status,
+                               const char *reason);
 /* The timeline (one row per timeline_interval cycles) as CSV. */
 int ws_timeline_write_csv(const ws_gpu *gpu, FILE *out);
 

@@ -4,7 +4,9 @@
 # every CTest test in both.  Installs missing Debian packages first.  Tests
 # that cannot run here (no nvcc) are reported as skipped, with the reason
 # printed when the build is configured.  The last line counts both builds:
-# "N passed, M failed, K skipped".
+# "N passed, M failed, K skipped".  When clang is installed, an optimised
+# clang build (build-clang/) and its tests run too, so the code stays
+# warning-free under both compilers; they count in the last line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -39,6 +41,17 @@ tests() {
 }
 tests "optimised build" build
 tests "sanitizer build" build-asan
-echo "== both builds"
+builds="both builds"
+clang=$(command -v clang || true)
+if [ -n "$clang" ]; then
+  echo "== clang build ($("$clang" --version | head -1))"
+  CC=$clang cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build build-clang -j"$jobs" || status=1
+  tests "clang build" build-clang
+  builds="all three builds"
+else
+  echo "== clang not installed: the clang build is left out"
+fi
+echo "== $builds"
 echo "$passed passed, $failed failed, $skipped skipped"
 exit $status

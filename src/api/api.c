@@ -9,6 +9,7 @@
 
 #include "api/gpu.h"
 #include "base/alloc.h"
+#include "base/file.h"
 #include "policy/registry.h"
 #include "ptx/parser.h"
 #include "stats/stats.h"
@@ -130,10 +131,8 @@ void ws_gpu_set_progress(ws_gpu *gpu, ws_progress_fn fn, void *ctx)
 
 /* ---- gpu ------------------------------------------------------------------ */
 
-static void register_func_stats(ws_gpu *g)
+static void register_func_stats(struct stats *s, const struct func_stats *f)
 {
-    struct stats *s = g->st;
-    const struct func_stats *f = &g->stats;
     stats_counter(s, "gpu_sim_insn", "thread instructions (SIMT-active lanes)",
                   &f->gpu_sim_insn, 1, 0);
     stats_counter(s, "gpu_tot_sim_insn", "thread instructions over every kernel",
@@ -163,7 +162,7 @@ int ws_gpu_new(ws_gpu **out)
     g->out = NULL;
     sync_config(g);
     g->st = stats_new();
-    register_func_stats(g);
+    register_func_stats(g->st, &g->stats);
     *out = g;
     return WS_OK;
 }
@@ -207,7 +206,7 @@ const char *ws_status_name(int status)
     static const char *const names[] = {
         "WS_OK",          "WS_ERR_INVALID", "WS_ERR_PARSE",    "WS_ERR_UNSUPPORTED",
         "WS_ERR_NOT_FOUND", "WS_ERR_NOMEM", "WS_ERR_FAULT",    "WS_ERR_LAUNCH",
-        "WS_ERR_DEADLOCK", "WS_ERR_IO",     "WS_ERR_VERIFY",
+        "WS_ERR_DEADLOCK", "WS_ERR_IO",     "WS_ERR_VERIFY",   "WS_ERR_INTERRUPTED",
     };
     if (status < 0 || (size_t)status >= sizeof names / sizeof names[0])
         return "WS_ERR_UNKNOWN";
@@ -270,25 +269,10 @@ int ws_module_load_file(ws_gpu *gpu, const char *path, ws_module **out)
     if (!path || !out)
         return err_set(&gpu->err, WS_ERR_INVALID, "ws_module_load_file: NULL %s",
                        !path ? "path" : "out pointer");
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return err_set(&gpu->err, WS_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     char *buf = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        array_reserve((void **)&buf, &cap, len + 65536 + 1, 1);
-        size_t n = fread(buf + len, 1, cap - len - 1, f);
-        len += n;
-        if (n == 0)
-            break;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        return err_set(&gpu->err, WS_ERR_IO, "%s: read error", path);
-    }
-    buf[len] = '\0';
+    size_t len = 0;
+    if (file_read_all(path, &buf, &len, &gpu->err) != WS_OK)
+        return gpu->err.code;
     int rc = ws_module_load_string(gpu, buf, path, out);
     free(buf);
     return rc;
@@ -406,6 +390,31 @@ int ws_memset(ws_gpu *gpu, ws_devptr dst, int value, size_t bytes)
     return rc;
 }
 
+void ws_gpu_set_interrupt(ws_gpu *gpu, const volatile sig_atomic_t *flag)
+{
+    if (gpu)
+        gpu->interrupt = flag;
+}
+
+int ws_gpu_check(ws_gpu *gpu)
+{
+    if (!gpu)
+        return WS_ERR_INVALID;
+    int rc = config_validate(&gpu->config, &gpu->err);
+    if (rc != WS_OK || gpu->timing || strcmp(gpu->config.mode, "timing") != 0)
+        return rc;
+    /* a throwaway model on its own statistics registry, so the gpu's
+     * statistics (and their order) stay as the first launch makes them */
+    struct stats *st = stats_new();
+    register_func_stats(st, &gpu->stats);
+    struct timing *t = NULL;
+    rc = timing_new(&gpu->config, &gpu->mem, st, &t, &gpu->err);
+    if (t)
+        timing_free(t);
+    stats_free(st);
+    return rc;
+}
+
 /* ---- launch --------------------------------------------------------------- */
 
 static void progress_bridge(void *ctx, uint64_t cycle, uint64_t insn)
@@ -426,8 +435,9 @@ static int launch_timing(ws_gpu *gpu, struct func_kernel *k)
             return rc;
         timing_set_progress(gpu->timing, progress_bridge, gpu);
     }
+    timing_set_interrupt(gpu->timing, gpu->interrupt);
     int rc = timing_run(gpu->timing, k, &gpu->err);
-    if (rc == WS_ERR_DEADLOCK) {
+    if (rc == WS_ERR_DEADLOCK || rc == WS_ERR_INTERRUPTED) {
         free(gpu->report);
         gpu->report = xstrdup(timing_report(gpu->timing));
     }
@@ -471,6 +481,13 @@ int ws_launch(ws_module *mod, const char *kernel, ws_dim3 grid, ws_dim3 block,
                        " static + %u dynamic) exceed the limit of %u per block",
                        kernel, smem, pm->shared_static_size, dynamic_shared_bytes,
                        GPU_MAX_SHARED_PER_CTA);
+    uint64_t local_limit = gpu->cfg.local_memory_per_thread;
+    if (local_limit && f->local_bytes > local_limit)
+        return err_set(&gpu->err, WS_ERR_LAUNCH,
+                       "ws_launch '%s': the kernel's .local frame takes %" PRIu64
+                       " bytes per thread, more than the limit of %" PRIu64
+                       " (option local_memory_per_thread)",
+                       kernel, f->local_bytes, local_limit);
     if (f->nparams > 0 && !args)
         return err_set(&gpu->err, WS_ERR_INVALID,
                        "ws_launch '%s': the kernel takes %u parameters but args is NULL",
@@ -540,11 +557,39 @@ void ws_stats_print(const ws_gpu *gpu, FILE *out)
     stats_print_text(gpu->st, out);
 }
 
+/* A JSON string literal of s. */
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
 int ws_stats_write_json(const ws_gpu *gpu, FILE *out)
 {
-    if (!gpu || !out)
+    return ws_stats_write_json_status(gpu, out, "complete", NULL);
+}
+
+int ws_stats_write_json_status(const ws_gpu *gpu, FILE *out, const char *status,
+                               const char *reason)
+{
+    if (!gpu || !out || !status)
         return WS_ERR_INVALID;
-    fputs("{\n  \"config\": ", out);
+    fputs("{\n  \"status\": ", out);
+    json_string(out, status);
+    if (reason) {
+        fputs(",\n  \"status_reason\": ", out);
+        json_string(out, reason);
+    }
+    fputs(",\n  \"config\": ", out);
     config_print_json(&gpu->config, out, 2);
     fputs(",\n  \"totals\": ", out);
     stats_print_json(gpu->st, out, 2);

@@ -46,6 +46,7 @@ struct ws_gpu {
     func_trace_fn trace_fn;    /* functional mode: observer of every warp instruction */
     void *trace_ctx;
     uint32_t launches;
+    const volatile sig_atomic_t *interrupt; /* ws_gpu_set_interrupt */
 };
 
 /* Accessors for modules that only hold a handle. */

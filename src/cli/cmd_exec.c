@@ -5,13 +5,18 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/alloc.h"
+#include "base/file.h"
 
 static void exec_usage(FILE *out)
 {
@@ -84,7 +89,72 @@ static int validate(const char *config, const char *sched, const char *mode, cha
     }
     for (size_t i = 0; rc == 0 && i < nsets; i++)
         rc = cli_apply_set(gpu, sets[i]);
+    if (rc == 0 && ws_gpu_check(gpu) != WS_OK) {
+        fprintf(stderr, "warpsim exec: %s\n", ws_last_error(gpu));
+        rc = 2;
+    }
     ws_gpu_free(gpu);
+    return rc;
+}
+
+/* Whether the statistics file at path was written by this run (modified at
+ * or after `start`) with status "complete". */
+static int stats_complete(const char *path, time_t start)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || st.st_mtime < start)
+        return 0;
+    char *text;
+    size_t len;
+    struct err e;
+    if (file_read_all(path, &text, &len, &e) != WS_OK)
+        return 0;
+    int ok = strstr(text, "\"status\": \"complete\"") != NULL;
+    free(text);
+    return ok;
+}
+
+/* Run the program as a child and return its exit status (128 + signal when
+ * killed); a program that exits 0 without the statistics it was asked for
+ * (unwritable file, a failed kernel) makes the status 1, so a lost result
+ * is never reported as success. */
+static int run_program(char **prog, const char *stats_json)
+{
+    if (stats_json) {
+        struct file_out o;
+        struct err e;
+        if (file_out_open(&o, stats_json, &e) != WS_OK) {
+            fprintf(stderr, "warpsim exec: --stats-json: %s\n", e.msg);
+            return 2;
+        }
+        file_out_abort(&o);
+    }
+    time_t start = time(NULL);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "warpsim exec: cannot fork: %s\n", strerror(errno));
+        return 1;
+    }
+    if (pid == 0) {
+        execvp(prog[0], prog);
+        fprintf(stderr, "warpsim exec: cannot run %s: %s\n", prog[0], strerror(errno));
+        _exit(127);
+    }
+    /* Ctrl-C reaches the program through the terminal; the wrapper waits */
+    signal(SIGINT, SIG_IGN);
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) {
+            fprintf(stderr, "warpsim exec: waitpid: %s\n", strerror(errno));
+            return 1;
+        }
+    int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    if (rc == 0 && stats_json && !stats_complete(stats_json, start)) {
+        fprintf(stderr, "warpsim exec: %s was not written with status \"complete\" "
+                        "(see the messages above)\n", stats_json);
+        rc = 1;
+    }
     return rc;
 }
 
@@ -177,10 +247,7 @@ int cmd_exec(int argc, char **argv)
         free(joined);
     }
     free(sets);
-    fflush(NULL);
-    execvp(argv[i], &argv[i]);
-    fprintf(stderr, "warpsim exec: cannot run %s: %s\n", argv[i], strerror(errno));
-    return 127;
+    return run_program(&argv[i], stats_json);
 out:
     free(sets);
     return rc;

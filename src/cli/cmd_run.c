@@ -4,12 +4,14 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "base/file.h"
 #include "workload.h"
 
 int cmd_list(int argc, char **argv)
@@ -113,6 +115,31 @@ static void progress_end(struct progress *p)
     p->shown = 0;
 }
 
+/* ---- Ctrl-C ------------------------------------------------------------------------ */
+
+/* Set by the SIGINT handler and read by the simulator (ws_gpu_set_interrupt):
+ * the one object a signal handler may write, hence file scope.  The handler
+ * is reset after the first Ctrl-C, so a second one kills the process. */
+static volatile sig_atomic_t run_interrupted;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    run_interrupted = 1;
+}
+
+static void catch_sigint(ws_gpu *gpu)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    run_interrupted = 0;
+    sigaction(SIGINT, &sa, NULL);
+    ws_gpu_set_interrupt(gpu, &run_interrupted);
+}
+
 /* ---- shared configuration options ---------------------------------------------- */
 
 /* Options that configure the gpu, applied in the order --config, --sched,
@@ -150,6 +177,9 @@ static int opts_take(struct gpu_opts *o, int argc, char **argv, int *i, int *rc,
     return 0;
 }
 
+/* Apply the options to gpu and check the resulting configuration as a
+ * launch would (ws_gpu_check): any error is a usage error (exit 2) reported
+ * before anything runs. */
 static int opts_apply(const struct gpu_opts *o, ws_gpu *gpu, const char *cmd, const char *sched)
 {
     if (o->config && ws_gpu_load_config(gpu, o->config) != WS_OK) {
@@ -171,6 +201,10 @@ static int opts_apply(const struct gpu_opts *o, ws_gpu *gpu, const char *cmd, co
         int rc = cli_apply_set(gpu, o->sets[i]);
         if (rc != 0)
             return rc;
+    }
+    if (ws_gpu_check(gpu) != WS_OK) {
+        fprintf(stderr, "warpsim %s: %s\n", cmd, ws_last_error(gpu));
+        return 2;
     }
     return 0;
 }
@@ -198,16 +232,37 @@ static void print_summary(ws_gpu *gpu)
     }
 }
 
-static int write_file(ws_gpu *gpu, const char *path, int json)
+/* Open --stats-json / --timeline before the run (a path that cannot be
+ * written is a usage error found before a long run, not after it). */
+static int open_output(struct file_out *o, const char *path, const char *opt)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "warpsim run: cannot write '%s': %s\n", path, strerror(errno));
+    struct err e;
+    if (!path)
+        return 0;
+    if (file_out_open(o, path, &e) != WS_OK) {
+        fprintf(stderr, "warpsim run: %s: %s\n", opt, e.msg);
+        return 2;
+    }
+    return 0;
+}
+
+/* Write the statistics JSON (json) or the timeline into o and rename it
+ * into place; status says whether the run completed. */
+static int write_output(ws_gpu *gpu, struct file_out *o, int json, const char *status,
+                        const char *reason)
+{
+    if (!o->f)
+        return 0;
+    int rc = json ? ws_stats_write_json_status(gpu, o->f, status, reason)
+                  : ws_timeline_write_csv(gpu, o->f);
+    struct err e;
+    if (rc != WS_OK) {
+        fprintf(stderr, "warpsim run: error writing '%s'\n", o->path);
+        file_out_abort(o);
         return 1;
     }
-    int rc = json ? ws_stats_write_json(gpu, f) : ws_timeline_write_csv(gpu, f);
-    if (fclose(f) != 0 || rc != WS_OK) {
-        fprintf(stderr, "warpsim run: error writing '%s'\n", path);
+    if (file_out_commit(o, &e) != WS_OK) {
+        fprintf(stderr, "warpsim run: %s\n", e.msg);
         return 1;
     }
     return 0;
@@ -282,7 +337,13 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "warpsim run: unknown workload '%s' (see `warpsim list`)\n", name);
         rc = 2;
     }
+    struct file_out jout = {0}, tout = {0};
+    if (rc == 0)
+        rc = open_output(&jout, json, "--stats-json");
+    if (rc == 0)
+        rc = open_output(&tout, timeline, "--timeline");
     if (rc != 0) {
+        file_out_abort(&jout);
         ws_gpu_free(gpu);
         return rc;
     }
@@ -290,9 +351,13 @@ int cmd_run(int argc, char **argv)
     if (isatty(fileno(stderr)))
         ws_gpu_set_progress(gpu, progress_cb, &prog);
 
+    catch_sigint(gpu);
     char detail[1024] = "";
     int st = workload_run(gpu, we, &args, detail, sizeof detail);
+    signal(SIGINT, SIG_DFL);
     progress_end(&prog);
+    if (st == WS_ERR_INTERRUPTED)
+        fprintf(stderr, "warpsim run: interrupted: %s\n%s", detail, ws_deadlock_report(gpu));
     uint64_t warp_insn = 0, thread_insn = 0, kernels = 0;
     ws_stat(gpu, "warp_insn", &warp_insn);
     ws_stat(gpu, "thread_insn", &thread_insn);
@@ -320,12 +385,17 @@ int cmd_run(int argc, char **argv)
     } else if (!quiet) {
         printf("(--show-config prints the configuration; --stats-json records it)\n");
     }
-    int wrc = 0;
-    if (json)
-        wrc |= write_file(gpu, json, 1);
-    if (timeline)
-        wrc |= write_file(gpu, timeline, 0);
+    /* a verification mismatch still ran every launch: its statistics are complete */
+    const char *status = st == WS_OK || st == WS_ERR_VERIFY ? "complete"
+                         : st == WS_ERR_INTERRUPTED       ? "partial"
+                                                          : "failed";
+    char reason[1100];
+    snprintf(reason, sizeof reason, "%s: %s", ws_status_name(st), detail);
+    int wrc = write_output(gpu, &jout, 1, status, st == WS_OK ? NULL : reason);
+    wrc |= write_output(gpu, &tout, 0, status, NULL);
     ws_gpu_free(gpu);
+    if (st == WS_ERR_INTERRUPTED)
+        return 130; /* as a shell reports a process stopped by SIGINT */
     return st == WS_OK && !wrc ? 0 : 1;
 }
 

@@ -37,30 +37,39 @@ struct cfg_key {
     const char *choices; /* CFG_CHOICE */
     int sim;             /* 1: simulation key, kept across presets */
     const char *doc;
+    double dmin, dmax;   /* CFG_DOUBLE range */
 };
 
 #define F(field) offsetof(struct gpu_config, field)
 #define S(field) offsetof(struct gpu_config, field), sizeof(((struct gpu_config *)0)->field)
 
-#define K_U32(n, fld, d, lo, hi, doc) {n, CFG_U32, F(fld), 0, d, lo, hi, NULL, 0, doc}
-#define K_U64(n, fld, d, lo, doc) {n, CFG_U64, F(fld), 0, d, lo, 0, NULL, 1, doc}
-#define K_SZ32(n, fld, d, lo, doc) {n, CFG_SIZE32, F(fld), 0, d, lo, 0, NULL, 0, doc}
-#define K_SZ64(n, fld, d, lo, doc) {n, CFG_SIZE64, F(fld), 0, d, lo, 0, NULL, 1, doc}
-#define K_DBL(n, fld, d, doc) {n, CFG_DOUBLE, F(fld), 0, d, 0, 0, NULL, 0, doc}
-#define K_BOOL(n, fld, d, doc) {n, CFG_BOOL, F(fld), 0, d, 0, 1, NULL, 0, doc}
-#define K_POL(n, fld, d, doc) {n, CFG_POLICY, S(fld), d, 0, 0, NULL, 0, doc}
+#define K_U32(n, fld, d, lo, hi, doc) {n, CFG_U32, F(fld), 0, d, lo, hi, NULL, 0, doc, 0, 0}
+#define K_U64(n, fld, d, lo, hi, doc) {n, CFG_U64, F(fld), 0, d, lo, hi, NULL, 1, doc, 0, 0}
+#define K_SZ32(n, fld, d, lo, hi, doc) {n, CFG_SIZE32, F(fld), 0, d, lo, hi, NULL, 0, doc, 0, 0}
+#define K_SZ64(n, fld, d, lo, hi, doc) {n, CFG_SIZE64, F(fld), 0, d, lo, hi, NULL, 1, doc, 0, 0}
+#define K_DBL(n, fld, d, lo, hi, doc) {n, CFG_DOUBLE, F(fld), 0, d, 0, 0, NULL, 0, doc, lo, hi}
+/* Every numeric key has a range: values outside it describe no machine
+ * worth simulating and would make a run take forever (clock.core = 1e-300)
+ * or exhaust host memory (sm.count = 100000).  The bounds are generous
+ * multiples of today's GPUs; max_warp_insn alone keeps its type's range. */
+#define KiB (1ull << 10)
+#define MiB (1ull << 20)
+#define GiB (1ull << 30)
+#define LAT_MAX 100000 /* cycles: any latency or interval */
+#define K_BOOL(n, fld, d, doc) {n, CFG_BOOL, F(fld), 0, d, 0, 1, NULL, 0, doc, 0, 0}
+#define K_POL(n, fld, d, doc) {n, CFG_POLICY, S(fld), d, 0, 0, NULL, 0, doc, 0, 0}
 
 /* One cache's keys: prefix.sets ... prefix.latency. */
 #define K_CACHE(p, fld, d_sets, d_line, d_assoc, d_pol, d_mshr, d_merge, d_mq, d_lat, what)    \
-    K_U32(p ".sets", fld.sets, d_sets, 1, 0, what ": number of sets (power of two)"),          \
-        K_U32(p ".line", fld.line, d_line, 4, 0, what ": line size in bytes (power of two)"),  \
+    K_U32(p ".sets", fld.sets, d_sets, 1, 1u << 20, what ": number of sets (power of two)"),          \
+        K_U32(p ".line", fld.line, d_line, 4, 4096, what ": line size in bytes (power of two)"),  \
         K_U32(p ".assoc", fld.assoc, d_assoc, 1, 64, what ": associativity (ways, 1..64)"),    \
         K_POL(p ".policy", fld.policy, d_pol, what ": replacement/insertion policy spec"),      \
-        K_U32(p ".mshr", fld.mshr_entries, d_mshr, 0, 0, what ": MSHR entries (0 = blocking)"), \
-        K_U32(p ".mshr_merge", fld.mshr_max_merge, d_merge, 1, 0,                              \
+        K_U32(p ".mshr", fld.mshr_entries, d_mshr, 0, 4096, what ": MSHR entries (0 = blocking)"), \
+        K_U32(p ".mshr_merge", fld.mshr_max_merge, d_merge, 1, 1024,                              \
               what ": requests one MSHR entry can merge"),                                     \
-        K_U32(p ".miss_queue", fld.miss_queue, d_mq, 1, 0, what ": miss queue entries"),       \
-        K_U32(p ".latency", fld.hit_latency, d_lat, 0, 0,                                      \
+        K_U32(p ".miss_queue", fld.miss_queue, d_mq, 1, 4096, what ": miss queue entries"),       \
+        K_U32(p ".latency", fld.hit_latency, d_lat, 0, LAT_MAX,                                      \
               what ": hit latency in cycles of its clock domain")
 
 /* Defaults are the GTX480 as modelled by GPGPU-Sim 3.x (configs/GTX480,
@@ -69,41 +78,43 @@ struct cfg_key {
 static const struct cfg_key cfg_keys[] = {
     /* ---- simulation ---- */
     {"mode", CFG_CHOICE, S(mode), "timing", 0, 0, "timing|functional", 1,
-     "simulation mode: timing (cycle-level) or functional (execute only)"},
-    K_SZ64("device_memory", device_memory, "4G", 1, "simulated device memory in bytes"),
-    K_SZ64("local_memory_per_thread", local_memory_per_thread, "1M", 1,
+     "simulation mode: timing (cycle-level) or functional (execute only)", 0, 0},
+    K_SZ64("device_memory", device_memory, "4G", 1, 1024 * GiB, "simulated device memory in bytes"),
+    K_SZ64("local_memory_per_thread", local_memory_per_thread, "1M", 1, 16 * MiB,
            "local (stack) memory limit per thread in bytes"),
-    K_SZ64("max_warp_insn", max_warp_insn, "100G", 0,
-           "warp instructions one launch may execute before it is stopped (0 = unlimited)"),
-    K_U64("deadlock_cycles", deadlock_cycles, "100000", 1,
+    K_SZ64("max_warp_insn", max_warp_insn, "1G", 0, 0,
+           "warp instructions one launch may execute before it is stopped (0 = unlimited; "
+           "the default stops a runaway kernel within minutes, 14x the largest built-in "
+           "workload at size large)"),
+    K_U64("deadlock_cycles", deadlock_cycles, "100000", 1, 1000000000,
           "watchdog: core cycles with no issue and no memory progress before the run stops"),
-    K_U64("timeline_interval", timeline_interval, "1000", 1,
+    K_U64("timeline_interval", timeline_interval, "1000", 1, 1000000000,
           "core cycles between --timeline samples"),
     {"skip_idle_cycles", CFG_BOOL, F(skip_idle_cycles), 0, "1", 0, 1, NULL, 1,
-     "1: jump over cycles in which nothing can happen (results are identical either way)"},
+     "1: jump over cycles in which nothing can happen (results are identical either way)", 0, 0},
 
     /* ---- clocks ---- */
-    K_DBL("clock.core", core_mhz, "700", "SM core clock in MHz"),
-    K_DBL("clock.icnt", icnt_mhz, "700", "interconnect clock in MHz"),
-    K_DBL("clock.l2", l2_mhz, "700", "L2 clock in MHz"),
-    K_DBL("clock.dram", dram_mhz, "924", "DRAM command clock in MHz"),
+    K_DBL("clock.core", core_mhz, "700", 1, 100000, "SM core clock in MHz"),
+    K_DBL("clock.icnt", icnt_mhz, "700", 1, 100000, "interconnect clock in MHz"),
+    K_DBL("clock.l2", l2_mhz, "700", 1, 100000, "L2 clock in MHz"),
+    K_DBL("clock.dram", dram_mhz, "924", 1, 100000, "DRAM command clock in MHz"),
 
     /* ---- SM ---- */
-    K_U32("sm.count", n_sms, "15", 1, 0, "number of SMs"),
-    K_U32("sm.warps", max_warps_per_sm, "48", 1, 0, "resident warp slots per SM"),
-    K_U32("sm.threads", max_threads_per_sm, "1536", 32, 0, "resident threads per SM"),
-    K_U32("sm.ctas", max_ctas_per_sm, "8", 1, 0, "resident CTAs per SM"),
-    K_U32("sm.registers", regs_per_sm, "32768", 1, 0, "32-bit registers per SM"),
+    K_U32("sm.count", n_sms, "15", 1, 1024, "number of SMs"),
+    K_U32("sm.warps", max_warps_per_sm, "48", 1, 1024, "resident warp slots per SM"),
+    K_U32("sm.threads", max_threads_per_sm, "1536", 32, 32768, "resident threads per SM"),
+    K_U32("sm.ctas", max_ctas_per_sm, "8", 1, 1024, "resident CTAs per SM"),
+    K_U32("sm.registers", regs_per_sm, "32768", 1, 1u << 24, "32-bit registers per SM"),
     K_U32("sm.regs_per_thread", regs_per_thread, "0", 0, 255,
           "registers per thread for occupancy (0 = estimate from the PTX's register pressure)"),
-    K_SZ32("sm.shared", shared_per_sm, "48K", 0, "shared memory per SM in bytes"),
-    K_U32("sm.schedulers", n_schedulers, "2", 1, 0,
+    K_SZ32("sm.shared", shared_per_sm, "48K", 0, 64 * MiB, "shared memory per SM in bytes"),
+    K_U32("sm.schedulers", n_schedulers, "2", 1, 1024,
           "warp schedulers per SM (warp slot i goes to scheduler i % n)"),
-    K_U32("sm.issue_interval", issue_interval, "1", 1, 0,
+    K_U32("sm.issue_interval", issue_interval, "1", 1, LAT_MAX,
           "core cycles between two issues of one scheduler"),
-    K_U32("sm.max_issue_per_warp", max_issue_per_warp, "1", 1, 0,
+    K_U32("sm.max_issue_per_warp", max_issue_per_warp, "1", 1, 64,
           "instructions one warp may issue per issue slot"),
-    K_U32("sm.ibuffer", ibuffer_entries, "2", 1, 0, "instruction buffer entries per warp"),
+    K_U32("sm.ibuffer", ibuffer_entries, "2", 1, 64, "instruction buffer entries per warp"),
     K_POL("sm.sched", sched, "gto", "warp scheduler policy spec, e.g. gto, lrr"),
     K_POL("sm.classifier", classifier, "none",
           "request classifier spec: tags every memory request for the cache and DRAM "
@@ -113,23 +124,23 @@ static const struct cfg_key cfg_keys[] = {
      "as one step"},
 
     /* ---- execution units ---- */
-    K_U32("sp.units", sp_units, "2", 1, 0, "SP pipelines accepting one warp instruction a cycle"),
-    K_U32("sp.latency", sp_latency, "4", 1, 0, "SP latency in core cycles"),
-    K_U32("sp.ii", sp_ii, "1", 1, 0, "SP initiation interval in core cycles"),
-    K_U32("sfu.units", sfu_units, "1", 1, 0, "SFU pipelines"),
-    K_U32("sfu.latency", sfu_latency, "20", 1, 0, "SFU latency in core cycles"),
-    K_U32("sfu.ii", sfu_ii, "4", 1, 0, "SFU initiation interval in core cycles"),
-    K_U32("dp.units", dp_units, "0", 0, 0, "DP pipelines (0: DP runs on the SFU)"),
-    K_U32("dp.latency", dp_latency, "8", 1, 0, "DP latency in core cycles"),
-    K_U32("dp.ii", dp_ii, "8", 1, 0, "DP initiation interval in core cycles"),
-    K_U32("int.units", int_units, "0", 0, 0, "INT pipelines (0: INT runs on the SP)"),
-    K_U32("int.latency", int_latency, "4", 1, 0, "INT latency in core cycles"),
-    K_U32("int.ii", int_ii, "1", 1, 0, "INT initiation interval in core cycles"),
-    K_U32("ldst.units", ldst_units, "1", 1, 0, "memory instructions accepted per cycle"),
+    K_U32("sp.units", sp_units, "2", 1, 64, "SP pipelines accepting one warp instruction a cycle"),
+    K_U32("sp.latency", sp_latency, "4", 1, LAT_MAX, "SP latency in core cycles"),
+    K_U32("sp.ii", sp_ii, "1", 1, LAT_MAX, "SP initiation interval in core cycles"),
+    K_U32("sfu.units", sfu_units, "1", 1, 64, "SFU pipelines"),
+    K_U32("sfu.latency", sfu_latency, "20", 1, LAT_MAX, "SFU latency in core cycles"),
+    K_U32("sfu.ii", sfu_ii, "4", 1, LAT_MAX, "SFU initiation interval in core cycles"),
+    K_U32("dp.units", dp_units, "0", 0, 64, "DP pipelines (0: DP runs on the SFU)"),
+    K_U32("dp.latency", dp_latency, "8", 1, LAT_MAX, "DP latency in core cycles"),
+    K_U32("dp.ii", dp_ii, "8", 1, LAT_MAX, "DP initiation interval in core cycles"),
+    K_U32("int.units", int_units, "0", 0, 64, "INT pipelines (0: INT runs on the SP)"),
+    K_U32("int.latency", int_latency, "4", 1, LAT_MAX, "INT latency in core cycles"),
+    K_U32("int.ii", int_ii, "1", 1, LAT_MAX, "INT initiation interval in core cycles"),
+    K_U32("ldst.units", ldst_units, "1", 1, 64, "memory instructions accepted per cycle"),
 
     /* ---- shared memory ---- */
-    K_U32("smem.banks", smem_banks, "32", 1, 0, "shared memory banks (4 bytes wide)"),
-    K_U32("smem.latency", smem_latency, "3", 1, 0,
+    K_U32("smem.banks", smem_banks, "32", 1, 64, "shared memory banks (4 bytes wide)"),
+    K_U32("smem.latency", smem_latency, "3", 1, LAT_MAX,
           "shared memory access latency in core cycles (plus bank-conflict cycles)"),
 
     /* ---- L1 caches ---- */
@@ -141,43 +152,43 @@ static const struct cfg_key cfg_keys[] = {
            "1: every coalesced segment is 32 bytes (sectored, SPEC 1.3)"),
 
     /* ---- interconnect ---- */
-    K_U32("icnt.latency", icnt_latency, "8", 0, 0, "crossbar latency in icnt cycles, each way"),
-    K_U32("icnt.flit", icnt_flit_bytes, "32", 1, 0, "bytes a crossbar port moves per icnt cycle"),
-    K_U32("icnt.queue", icnt_queue, "16", 1, 0, "packets buffered per crossbar port"),
+    K_U32("icnt.latency", icnt_latency, "8", 0, LAT_MAX, "crossbar latency in icnt cycles, each way"),
+    K_U32("icnt.flit", icnt_flit_bytes, "32", 1, 4096, "bytes a crossbar port moves per icnt cycle"),
+    K_U32("icnt.queue", icnt_queue, "16", 1, 4096, "packets buffered per crossbar port"),
 
     /* ---- memory partitions ---- */
-    K_U32("mem.channels", n_channels, "6", 1, 0, "DRAM channels (memory partitions)"),
-    K_U32("mem.subparts", subparts_per_channel, "2", 1, 0,
+    K_U32("mem.channels", n_channels, "6", 1, 256, "DRAM channels (memory partitions)"),
+    K_U32("mem.subparts", subparts_per_channel, "2", 1, 64,
           "memory sub-partitions (L2 slices) per channel"),
     K_BOOL("l2.enabled", l2_enabled, "1", "0: no L2, requests go straight to DRAM"),
     K_CACHE("l2", l2, "64", "128", "8", "lru", "32", "4", "4", "120",
             "L2 slice (per sub-partition)"),
-    K_U32("l2.banks", l2_banks, "1", 1, 0, "banks per L2 slice"),
-    K_U32("l2.ports", l2_ports, "1", 1, 0, "accesses one L2 bank serves per L2 cycle"),
-    K_U32("l2.bank_queue", l2_bank_queue, "8", 1, 0, "request queue entries per L2 bank"),
+    K_U32("l2.banks", l2_banks, "1", 1, 256, "banks per L2 slice"),
+    K_U32("l2.ports", l2_ports, "1", 1, 64, "accesses one L2 bank serves per L2 cycle"),
+    K_U32("l2.bank_queue", l2_bank_queue, "8", 1, 4096, "request queue entries per L2 bank"),
 
     /* ---- DRAM ---- */
-    K_U32("dram.banks", dram_banks, "16", 1, 0, "banks per channel"),
-    K_SZ32("dram.row_bytes", dram_row_bytes, "2K", 32, "row (page) size per channel in bytes"),
-    K_U32("dram.bus_bytes", dram_bus_bytes, "8", 1, 0, "data bus bytes per beat per channel"),
-    K_U32("dram.burst", dram_burst, "8", 1, 0, "burst length in beats"),
-    K_U32("dram.data_rate", dram_data_rate, "4", 1, 0,
+    K_U32("dram.banks", dram_banks, "16", 1, 1024, "banks per channel"),
+    K_SZ32("dram.row_bytes", dram_row_bytes, "2K", 32, 1 * MiB, "row (page) size per channel in bytes"),
+    K_U32("dram.bus_bytes", dram_bus_bytes, "8", 1, 4096, "data bus bytes per beat per channel"),
+    K_U32("dram.burst", dram_burst, "8", 1, 256, "burst length in beats"),
+    K_U32("dram.data_rate", dram_data_rate, "4", 1, 64,
           "data beats per command clock (GDDR3 2, GDDR5 4)"),
-    K_U32("dram.tCCD", tCCD, "2", 0, 0, "column-to-column delay, DRAM cycles"),
-    K_U32("dram.tRRD", tRRD, "6", 0, 0, "ACT-to-ACT delay between banks, DRAM cycles"),
-    K_U32("dram.tRCD", tRCD, "12", 0, 0, "ACT-to-column delay, DRAM cycles"),
-    K_U32("dram.tRAS", tRAS, "28", 0, 0, "ACT-to-PRE minimum, DRAM cycles"),
-    K_U32("dram.tRP", tRP, "12", 0, 0, "PRE-to-ACT delay, DRAM cycles"),
-    K_U32("dram.tRC", tRC, "40", 0, 0, "ACT-to-ACT delay in one bank, DRAM cycles"),
-    K_U32("dram.CL", CL, "12", 0, 0, "read (CAS) latency, DRAM cycles"),
-    K_U32("dram.WL", WL, "4", 0, 0, "write latency, DRAM cycles"),
-    K_U32("dram.tCDLR", tCDLR, "5", 0, 0, "last write data to read command, DRAM cycles"),
-    K_U32("dram.tWR", tWR, "12", 0, 0, "write recovery, DRAM cycles"),
-    K_U32("dram.latency", dram_latency, "132", 0, 0,
+    K_U32("dram.tCCD", tCCD, "2", 0, LAT_MAX, "column-to-column delay, DRAM cycles"),
+    K_U32("dram.tRRD", tRRD, "6", 0, LAT_MAX, "ACT-to-ACT delay between banks, DRAM cycles"),
+    K_U32("dram.tRCD", tRCD, "12", 0, LAT_MAX, "ACT-to-column delay, DRAM cycles"),
+    K_U32("dram.tRAS", tRAS, "28", 0, LAT_MAX, "ACT-to-PRE minimum, DRAM cycles"),
+    K_U32("dram.tRP", tRP, "12", 0, LAT_MAX, "PRE-to-ACT delay, DRAM cycles"),
+    K_U32("dram.tRC", tRC, "40", 0, LAT_MAX, "ACT-to-ACT delay in one bank, DRAM cycles"),
+    K_U32("dram.CL", CL, "12", 0, LAT_MAX, "read (CAS) latency, DRAM cycles"),
+    K_U32("dram.WL", WL, "4", 0, LAT_MAX, "write latency, DRAM cycles"),
+    K_U32("dram.tCDLR", tCDLR, "5", 0, LAT_MAX, "last write data to read command, DRAM cycles"),
+    K_U32("dram.tWR", tWR, "12", 0, LAT_MAX, "write recovery, DRAM cycles"),
+    K_U32("dram.latency", dram_latency, "132", 0, LAT_MAX,
           "fixed controller latency added to every access, DRAM cycles"),
-    K_U32("dram.queue", dram_queue, "16", 1, 0, "scheduler queue entries per channel"),
+    K_U32("dram.queue", dram_queue, "16", 1, 4096, "scheduler queue entries per channel"),
     K_POL("dram.sched", dram_sched, "frfcfs", "DRAM scheduler policy spec: frfcfs, fcfs"),
-    K_SZ32("dram.chunk", addr_chunk, "256", 32,
+    K_SZ32("dram.chunk", addr_chunk, "256", 32, 1 * MiB,
            "bytes of consecutive addresses mapped to one channel (power of two)"),
 };
 #define CFG_NKEYS (sizeof cfg_keys / sizeof cfg_keys[0])
@@ -275,11 +286,15 @@ static const char *cfg_allowed(const struct cfg_key *k, char *buf, size_t n)
         break;
     case CFG_SIZE32:
     case CFG_SIZE64:
-        snprintf(buf, n, "a byte count >= %" PRIu64 " with optional K, M or G suffix%s", k->min,
-                 k->type == CFG_SIZE32 ? " (below 4G)" : "");
+        if (k->max)
+            snprintf(buf, n, "a byte count from %" PRIu64 " to %" PRIu64
+                     " with optional K, M or G suffix", k->min, k->max);
+        else
+            snprintf(buf, n, "a byte count >= %" PRIu64 " with optional K, M or G suffix%s",
+                     k->min, k->type == CFG_SIZE32 ? " (below 4G)" : "");
         break;
     case CFG_DOUBLE:
-        snprintf(buf, n, "a number > 0");
+        snprintf(buf, n, "a number from %g to %g", k->dmin, k->dmax);
         break;
     case CFG_BOOL:
         snprintf(buf, n, "0, 1, true, false, yes, no, on or off");
@@ -335,7 +350,7 @@ static int cfg_apply(struct gpu_config *c, const struct cfg_key *k, const char *
         char *end;
         errno = 0;
         double d = strtod(value, &end);
-        if (errno || end == value || *end || !isfinite(d) || d <= 0)
+        if (errno || end == value || *end || !isfinite(d) || d < k->dmin || d > k->dmax)
             return cfg_bad_value(k, value, e);
         memcpy(field, &d, sizeof d);
         return WS_OK;
@@ -663,6 +678,9 @@ static int cfg_pow2(uint64_t v)
     return v && (v & (v - 1)) == 0;
 }
 
+/* Lines in one cache (tags are kept per line): 64 MiB of 64-byte lines. */
+#define CFG_MAX_CACHE_LINES (1ull << 20)
+
 static int cfg_check_cache(const struct cache_geometry *g, const char *p, struct err *e)
 {
     if (!cfg_pow2(g->sets))
@@ -674,6 +692,10 @@ static int cfg_check_cache(const struct cache_geometry *g, const char *p, struct
     if (g->assoc < 1 || g->assoc > 64)
         return err_set(e, WS_ERR_INVALID, "configuration: %s.assoc = %" PRIu32
                        " is outside 1..64", p, g->assoc);
+    if ((uint64_t)g->sets * g->assoc > CFG_MAX_CACHE_LINES)
+        return err_set(e, WS_ERR_INVALID, "configuration: %s.sets x %s.assoc = %" PRIu64
+                       " lines, more than the limit of %llu", p, p,
+                       (uint64_t)g->sets * g->assoc, CFG_MAX_CACHE_LINES);
     return WS_OK;
 }
 

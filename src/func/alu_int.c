@@ -26,12 +26,6 @@ static inline int64_t sext(uint64_t v, unsigned w)
     return (int64_t)(v << s) >> s;
 }
 
-/* Value of the low w bits as a signed or unsigned 128-bit integer. */
-static inline alu_s128 ext128(uint64_t v, unsigned w, int sgn)
-{
-    return sgn ? (alu_s128)sext(v, w) : (alu_s128)(v & width_mask(w));
-}
-
 static inline uint64_t clamp_s(alu_s128 v, unsigned w)
 {
     alu_s128 hi = ((alu_s128)1 << (w - 1)) - 1;

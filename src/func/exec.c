@@ -73,7 +73,8 @@ void exec_ensure_regs(struct func_warp *w, size_t need)
         w->regs = xrealloc(w->regs, cap * sizeof *w->regs);
         w->regs_cap = cap;
     }
-    w->cur_regs = w->regs + cur_frame(w)->reg_base;
+    /* a kernel without registers has no register file (NULL + 0 is undefined) */
+    w->cur_regs = w->regs ? w->regs + cur_frame(w)->reg_base : NULL;
 }
 
 /* Grow a lane-major per-thread buffer (lane l at buf + l * cap). */

@@ -12,6 +12,7 @@
 
 #include "analysis/analysis.h"
 #include "base/alloc.h"
+#include "base/file.h"
 #include "func/func.h"
 #include "ptx/ir.h"
 
@@ -96,6 +97,10 @@ int profile_read(const char *path, struct load_profile *p, struct err *e)
     FILE *f = fopen(path, "r");
     if (!f)
         return err_set(e, WS_ERR_IO, "%s: cannot open load profile: %s", path, strerror(errno));
+    if (file_check_input(path, f, e) != WS_OK) {
+        fclose(f);
+        return e->code;
+    }
     char buf[1024];
     uint32_t lineno = 0;
     int rc = WS_OK, seen_magic = 0;

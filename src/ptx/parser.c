@@ -12,6 +12,7 @@
  * the module or the parser state at any point where an error can be raised. */
 #include "ptx/parser.h"
 
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -187,6 +188,36 @@ static void parse_param_list(struct parser *p, uint32_t flags)
     }
 }
 
+/* CUDA's limit on a kernel's parameter buffer: 4096 bytes, raised to 32764
+ * bytes by CUDA 12.1 for PTX ISA 8.1 and later on sm_70 and later (NVIDIA,
+ * "CUDA 12.1 Supports Large Kernel Parameters"; ptxas rejects larger lists
+ * with "Formal parameter space overflowed").  Checked at load time so a
+ * launch never copies more than this from the caller's argument pointers. */
+static uint64_t kernel_param_limit(const struct ptx_module *m)
+{
+    unsigned sm = 0;
+    int new_isa = m->version_major > 8 || (m->version_major == 8 && m->version_minor >= 1);
+    if (sscanf(m->target, "sm_%u", &sm) == 1 && sm >= 70 && new_isa)
+        return 32764;
+    return 4096;
+}
+
+/* The parameter buffer size of the list just parsed into p->pdesc[first..]. */
+static void check_kernel_params(struct parser *p, const struct ptx_tok *name, size_t first)
+{
+    uint64_t cur = 0, limit = kernel_param_limit(p->m);
+    for (size_t i = first; i < p->npdesc; i++) {
+        uint64_t a = p->pdesc[i].align ? p->pdesc[i].align : 1;
+        cur = (cur + a - 1) / a * a + p->pdesc[i].size; /* sizes < 2^40, at most 4097 */
+    }
+    if (cur > limit)
+        p_fail(p, name,
+               "kernel parameters take %" PRIu64 " bytes, more than CUDA's limit of %" PRIu64
+               " (PTX ISA %u.%u, target %s) in",
+               cur, limit, p->m->version_major, p->m->version_minor,
+               p->m->target[0] ? p->m->target : "none");
+}
+
 static void parse_perf_directives(struct parser *p, struct ptx_func *f)
 {
     while (p_cur(p)->kind == PTX_TOK_DIR) {
@@ -311,6 +342,8 @@ static void parse_function(struct parser *p, int is_entry, uint32_t link_flags)
     if (tok_punct(p_cur(p), '('))
         parse_param_list(p, is_entry ? PTX_VAR_KERNEL_PARAM : PTX_VAR_FUNC_PARAM);
     size_t nparams = p->npdesc - nrets;
+    if (is_entry)
+        check_kernel_params(p, name, nrets);
 
     const struct sym_ent *s = parser_sym_lookup(&p->syms, name->s, name->len);
     uint32_t fi;

@@ -215,6 +215,9 @@ void parser_decl_attrs(struct parser *p, struct decl_attrs *a)
         } else if (a->ptr && (tok_is(t, ".global") || tok_is(t, ".const") ||
                               tok_is(t, ".shared") || tok_is(t, ".local"))) {
             p_next(p);
+        } else if (tok_is(t, ".texref") || tok_is(t, ".surfref") ||
+                   tok_is(t, ".samplerref")) {
+            p_unsup(p, t, "texture, surface and sampler references are not supported:");
         } else {
             break;
         }

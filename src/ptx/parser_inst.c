@@ -602,7 +602,8 @@ void parser_inst(struct parser *p)
         if (piped)
             c.in.flags |= PTX_F_PRED_OUT;
         /* memory operations: the address comes first among the sources */
-        const struct ptx_operand *ops = &m->opnds[c.in.opnd];
+        /* no operands yet (m->opnds NULL): no pointer arithmetic on NULL */
+        const struct ptx_operand *ops = n ? &m->opnds[c.in.opnd] : NULL;
         int needs_addr = c.in.op == PTX_OP_LD || c.in.op == PTX_OP_LDU ||
                          c.in.op == PTX_OP_ST || c.in.op == PTX_OP_ATOM ||
                          c.in.op == PTX_OP_RED || c.in.op == PTX_OP_PREFETCH;

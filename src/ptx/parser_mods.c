@@ -211,6 +211,11 @@ void parser_apply_mod(struct parser *p, struct inst_ctx *c, const struct ptx_tok
             sp = PTX_SPACE_PARAM;
         else if (tok_is(t, ".shared::cluster"))
             p_unsup(p, t, "state space");
+        /* the constant bank is read-only to kernels (PTX ISA: st, atom and red
+         * take .global, .shared, .local or .param, never .const) */
+        if (sp == PTX_SPACE_CONST &&
+            (op == PTX_OP_ST || op == PTX_OP_ATOM || op == PTX_OP_RED))
+            p_fail(p, t, "read-only state space for a store or atomic:");
         if (sp != PTX_SPACE_NONE) {
             if (in->space != PTX_SPACE_NONE)
                 p_fail(p, t, "second state space");

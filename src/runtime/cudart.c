@@ -15,6 +15,7 @@
 
 #include "api/gpu.h"
 #include "base/alloc.h"
+#include "base/file.h"
 #include "runtime/cudart_internal.h"
 #include "runtime/fatbin.h"
 
@@ -129,14 +130,18 @@ __attribute__((destructor)) static void rt_fini(void)
     if (rt_g.gpu) {
         fflush(stdout);
         if (rt_g.stats_json) {
-            FILE *f = fopen(rt_g.stats_json, "w");
-            if (!f) {
-                fprintf(stderr, "warpsim: cannot write statistics to %s\n", rt_g.stats_json);
-            } else {
-                if (ws_stats_write_json(rt_g.gpu, f) != WS_OK)
-                    fprintf(stderr, "warpsim: writing %s: %s\n", rt_g.stats_json,
-                            ws_last_error(rt_g.gpu));
-                fclose(f);
+            /* atomically, so a failed write never leaves a truncated file */
+            struct file_out o;
+            struct err e;
+            if (file_out_open(&o, rt_g.stats_json, &e) != WS_OK) {
+                fprintf(stderr, "warpsim: statistics: %s\n", e.msg);
+            } else if (ws_stats_write_json_status(rt_g.gpu, o.f,
+                                                  rt_g.failure ? "failed" : "complete",
+                                                  rt_g.failure) != WS_OK) {
+                fprintf(stderr, "warpsim: error writing statistics to %s\n", rt_g.stats_json);
+                file_out_abort(&o);
+            } else if (file_out_commit(&o, &e) != WS_OK) {
+                fprintf(stderr, "warpsim: statistics: %s\n", e.msg);
             }
         }
         if (rt_g.stats_print)
@@ -162,6 +167,7 @@ __attribute__((destructor)) static void rt_fini(void)
     free(rt_g.managed);
     free(rt_g.allocs);
     free(rt_g.stats_json);
+    free(rt_g.failure);
     memset(&rt_g, 0, sizeof rt_g);
 }
 

@@ -65,6 +65,7 @@ struct rt_state {
     size_t ncfg;
     cudaError_t pending;  /* kernel fault, reported by the next synchronize */
     char *stats_json;
+    char *failure;        /* first failed launch's message: stats status "failed" */
     int stats_print;
 };
 

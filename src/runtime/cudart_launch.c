@@ -66,6 +66,11 @@ static cudaError_t launch(struct rt_func *f, dim3 grid, dim3 block, void **args,
         cudaError_t rc2 = rt_from_ws(st);
         if (st == WS_ERR_FAULT || st == WS_ERR_DEADLOCK)
             rt_g.pending = rc2;
+        if (!rt_g.failure) {
+            char why[ERR_MSG_MAX + 128];
+            snprintf(why, sizeof why, "kernel %s: %s", f->name, ws_last_error(gpu));
+            rt_g.failure = xstrdup(why);
+        }
         return rt_error(rc2, fn, "kernel %s: %s", f->name, ws_last_error(gpu));
     }
     return cudaSuccess;

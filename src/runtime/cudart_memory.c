@@ -3,6 +3,7 @@
  * __constant__ variables) and pointer attributes. */
 #include "runtime/cudart_internal.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,12 +15,18 @@
 
 /* ---- managed memory: host view authoritative outside device operations ---- */
 
-static int is_managed(uint64_t addr)
+/* The managed allocation holding addr, or NULL. */
+static const struct rt_managed *find_managed(uint64_t addr)
 {
     for (size_t i = 0; i < rt_g.nmanaged; i++)
         if (addr >= rt_g.managed[i].addr && addr < rt_g.managed[i].addr + rt_g.managed[i].size)
-            return 1;
-    return 0;
+            return &rt_g.managed[i];
+    return NULL;
+}
+
+static int is_managed(uint64_t addr)
+{
+    return find_managed(addr) != NULL;
 }
 
 void rt_managed_push(ws_gpu *gpu)
@@ -177,14 +184,117 @@ RT_EXPORT cudaError_t cudaHostUnregister(void *ptr)
     return cudaSuccess;
 }
 
-/* Copy n bytes between any two of host/device memory, deciding by address. */
-static cudaError_t copy_any(ws_gpu *gpu, void *dst, const void *src, size_t n, const char *fn)
+/* ---- copies: pointers checked against the copy's kind ------------------------ */
+
+/* Which memory a pointer of a copy must be in, from cudaMemcpyKind. */
+enum rt_side { RT_HOST, RT_DEVICE, RT_EITHER };
+
+static const char *const rt_kind_names[] = {"cudaMemcpyHostToHost", "cudaMemcpyHostToDevice",
+                                            "cudaMemcpyDeviceToHost",
+                                            "cudaMemcpyDeviceToDevice", "cudaMemcpyDefault"};
+
+static enum rt_side kind_dst(int kind)
 {
+    return kind == cudaMemcpyDefault ? RT_EITHER
+           : (kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice) ? RT_DEVICE
+                                                                                   : RT_HOST;
+}
+
+static enum rt_side kind_src(int kind)
+{
+    return kind == cudaMemcpyDefault ? RT_EITHER
+           : (kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice) ? RT_DEVICE
+                                                                                   : RT_HOST;
+}
+
+/* Whether [p, p + n) is mapped host memory, readable and (if `writable`)
+ * writable.  A host pointer cannot be checked by dereferencing it: a bad one
+ * would kill the program with SIGSEGV.  Instead one byte of every page of the
+ * range goes through a pipe: write(2) from an unreadable address and read(2)
+ * into an unwritable one fail with EFAULT rather than a signal.  The byte read
+ * back is the byte that was there, so the probe changes nothing (a thread
+ * writing the same range concurrently would race with the copy anyway).  A
+ * pipe works in any process, where process_vm_readv may be refused by a
+ * seccomp filter; the cost is two system calls per page. */
+static int host_range_ok(const void *p, size_t n, int writable)
+{
+    if ((uintptr_t)p + n < (uintptr_t)p)
+        return 0;
+    int fd[2];
+    if (pipe2(fd, O_CLOEXEC) != 0)
+        return 1; /* cannot probe: trust the pointer, as CUDA does */
+    long page = sysconf(_SC_PAGESIZE);
+    uintptr_t ps = page > 0 ? (uintptr_t)page : 4096;
+    uintptr_t a = (uintptr_t)p, end = a + n;
+    int ok = 1;
+    while (ok && a < end) {
+        unsigned char *b = (unsigned char *)a;
+        ok = write(fd[1], b, 1) == 1;
+        if (ok && writable)
+            ok = read(fd[0], b, 1) == 1;
+        else if (ok) {
+            unsigned char sink;
+            ok = read(fd[0], &sink, 1) == 1;
+        }
+        a = (a / ps + 1) * ps; /* the next page's first byte */
+    }
+    close(fd[0]);
+    close(fd[1]);
+    return ok;
+}
+
+/* Decides whether pointer p (the copy's "dst" or "src") is device memory,
+ * checking it against what `side` requires: 1 device, 0 host, -1 invalid
+ * (the error is set).  Managed memory counts as host memory (its host view is
+ * the authoritative one between kernels) and is accepted on either side, as
+ * CUDA accepts it. */
+static int side_of(ws_gpu *gpu, const void *p, size_t n, enum rt_side side, int writable,
+                   const char *what, int kind, const char *fn, cudaError_t *rc)
+{
+    uint64_t a = (uint64_t)(uintptr_t)p;
+    if (is_managed(a))
+        return 0;
+    int dev = mem_lookup(&gpu->mem, a, 1) != NULL;
+    if (side == RT_DEVICE && !dev) {
+        *rc = rt_error(cudaErrorInvalidValue, fn,
+                       "%s %p is not device memory (kind %s)", what, p, rt_kind_names[kind]);
+        return -1;
+    }
+    if (side == RT_HOST && dev) {
+        *rc = rt_error(cudaErrorInvalidValue, fn,
+                       "%s %p is device memory but kind %s says host memory", what, p,
+                       rt_kind_names[kind]);
+        return -1;
+    }
+    if (!dev && !host_range_ok(p, n, writable)) {
+        *rc = rt_error(cudaErrorInvalidValue, fn,
+                       "%s %p..+%zu is neither device memory nor %s host memory", what, p, n,
+                       writable ? "writable" : "readable");
+        return -1;
+    }
+    return dev;
+}
+
+/* Copy n bytes as cudaMemcpyKind `kind` says: each pointer must be in the
+ * memory the kind names (cudaMemcpyDefault: decided by address), device
+ * ranges must lie inside one allocation and host ranges must be mapped;
+ * anything else is cudaErrorInvalidValue, never a crash. */
+static cudaError_t copy_kind(ws_gpu *gpu, void *dst, const void *src, size_t n, int kind,
+                             const char *fn)
+{
+    if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
+        return rt_error(cudaErrorInvalidMemcpyDirection, fn, "invalid kind %d", kind);
     if (n == 0)
         return cudaSuccess;
     if (!dst || !src)
         return rt_error(cudaErrorInvalidValue, fn, "NULL pointer");
-    int dd = is_device(gpu, dst), sd = is_device(gpu, src);
+    cudaError_t rc = cudaSuccess;
+    int dd = side_of(gpu, dst, n, kind_dst(kind), 1, "destination", kind, fn, &rc);
+    if (dd < 0)
+        return rc;
+    int sd = side_of(gpu, src, n, kind_src(kind), 0, "source", kind, fn, &rc);
+    if (sd < 0)
+        return rc;
     uint64_t da = (uint64_t)(uintptr_t)dst, sa = (uint64_t)(uintptr_t)src;
     int st = WS_OK;
     if (dd && sd)
@@ -205,9 +315,7 @@ RT_EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, int k
     ws_gpu *gpu = rt_gpu("cudaMemcpy");
     if (!gpu)
         return rt_g.init_rc;
-    if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
-        return rt_error(cudaErrorInvalidMemcpyDirection, "cudaMemcpy", "invalid kind %d", kind);
-    return copy_any(gpu, dst, src, count, "cudaMemcpy");
+    return copy_kind(gpu, dst, src, count, kind, "cudaMemcpy");
 }
 
 RT_EXPORT cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count, int kind)
@@ -237,12 +345,9 @@ RT_EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, si
     if (width > dpitch || width > spitch)
         return rt_error(cudaErrorInvalidPitchValue, "cudaMemcpy2D",
                         "width %zu exceeds a pitch (dst %zu, src %zu)", width, dpitch, spitch);
-    if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
-        return rt_error(cudaErrorInvalidMemcpyDirection, "cudaMemcpy2D", "invalid kind %d",
-                        kind);
     for (size_t r = 0; r < height; r++) {
-        cudaError_t rc = copy_any(gpu, (char *)dst + r * dpitch, (const char *)src + r * spitch,
-                                  width, "cudaMemcpy2D");
+        cudaError_t rc = copy_kind(gpu, (char *)dst + r * dpitch,
+                                   (const char *)src + r * spitch, width, kind, "cudaMemcpy2D");
         if (rc != cudaSuccess)
             return rc;
     }
@@ -265,7 +370,14 @@ RT_EXPORT cudaError_t cudaMemset(void *devPtr, int value, size_t count)
     if (count == 0)
         return cudaSuccess;
     if (!is_device(gpu, devPtr)) {
-        if (is_managed((uint64_t)(uintptr_t)devPtr)) {
+        const struct rt_managed *m = find_managed((uint64_t)(uintptr_t)devPtr);
+        if (m) {
+            uint64_t off = (uint64_t)(uintptr_t)devPtr - m->addr;
+            if (count > m->size - off)
+                return rt_error(cudaErrorInvalidValue, "cudaMemset",
+                                "%zu bytes at %p run past the end of the %zu-byte managed "
+                                "allocation at 0x%llx",
+                                count, devPtr, m->size, (unsigned long long)m->addr);
             memset(devPtr, value, count);
             return cudaSuccess;
         }
@@ -385,7 +497,7 @@ RT_EXPORT cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, si
     if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
         kind != cudaMemcpyDefault)
         return rt_error(cudaErrorInvalidMemcpyDirection, fn, "invalid kind %d", kind);
-    return copy_any(rt_g.gpu, (void *)(uintptr_t)(a + offset), src, count, fn);
+    return copy_kind(rt_g.gpu, (void *)(uintptr_t)(a + offset), src, count, kind, fn);
 }
 
 RT_EXPORT cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t count,
@@ -417,7 +529,7 @@ RT_EXPORT cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t
     if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
         kind != cudaMemcpyDefault)
         return rt_error(cudaErrorInvalidMemcpyDirection, fn, "invalid kind %d", kind);
-    return copy_any(rt_g.gpu, dst, (const void *)(uintptr_t)(a + offset), count, fn);
+    return copy_kind(rt_g.gpu, dst, (const void *)(uintptr_t)(a + offset), count, kind, fn);
 }
 
 RT_EXPORT cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t count,

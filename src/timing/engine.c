@@ -32,6 +32,7 @@ struct timing {
     uint32_t dispatch_rr;
     timing_progress_fn progress;
     void *progress_ctx;
+    const volatile sig_atomic_t *interrupt; /* timing_set_interrupt */
     char *report;          /* last deadlock report */
     int broken;            /* a launch stopped half-way: state is inconsistent */
     const struct sched_ops *sched_ops; /* the warp-scheduling policy */
@@ -169,6 +170,11 @@ void timing_set_progress(struct timing *t, timing_progress_fn fn, void *ctx)
     t->progress_ctx = ctx;
 }
 
+void timing_set_interrupt(struct timing *t, const volatile sig_atomic_t *flag)
+{
+    t->interrupt = flag;
+}
+
 uint64_t timing_cycles(const struct timing *t)
 {
     return t->cycles;
@@ -201,17 +207,41 @@ void timing_dump(const struct timing *t, FILE *out)
     memsys_dump(t->ms, out);
 }
 
-static int deadlock(struct timing *t, const struct timing_launch *L, uint64_t idle,
-                    struct err *e)
+/* t->report: a heading line, then every resident warp and the memory system. */
+static void make_report(struct timing *t, const char *heading)
 {
     free(t->report);
     t->report = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&t->report, &len);
     if (f) {
+        fputs(heading, f);
         timing_dump(t, f);
         fclose(f);
     }
+}
+
+/* Stopped by the interrupt flag: where every warp is, as for a deadlock. */
+static int interrupted(struct timing *t, const struct timing_launch *L, uint64_t ctas_done,
+                       uint64_t nctas, struct err *e)
+{
+    const char *name = L->m->funcs[L->k->func].name;
+    char head[256];
+    snprintf(head, sizeof head,
+             "kernel '%s' interrupted at cycle %" PRIu64 " (%" PRIu64 " of %" PRIu64
+             " CTAs dispatched); resident warps:\n",
+             name, t->now, ctas_done, nctas);
+    make_report(t, head);
+    return err_set(e, WS_ERR_INTERRUPTED,
+                   "kernel '%s' interrupted at cycle %" PRIu64 " (%" PRIu64 " of %" PRIu64
+                   " CTAs dispatched; ws_deadlock_report has where every warp was)",
+                   name, t->now, ctas_done, nctas);
+}
+
+static int deadlock(struct timing *t, const struct timing_launch *L, uint64_t idle,
+                    struct err *e)
+{
+    make_report(t, "");
     char sum[ERR_MSG_MAX - 200];
     size_t n = 0;
     sum[0] = '\0';
@@ -280,6 +310,17 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
     int rc = launch_fits(t, k, regs, shared, e);
     if (rc != WS_OK)
         return rc;
+    if (m->funcs[k->func].ninsts == 0) {
+        /* a kernel with no instructions: every warp exits at once, so the
+         * launch completes in no cycles (it is not a deadlock) */
+        struct func_stats *fs = k->env->stats;
+        uint64_t nctas = (uint64_t)k->grid[0] * k->grid[1] * k->grid[2];
+        fs->kernels_launched++;
+        fs->ctas_launched += nctas;
+        fs->warps_launched += nctas * k->warps_per_cta;
+        t->kernel_cycles = 0;
+        return WS_OK;
+    }
     struct timing_launch L;
     L.k = k;
     L.m = m;
@@ -359,6 +400,10 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
                 rc = deadlock(t, &L, t->now - last_progress, e);
                 goto out;
             }
+        }
+        if (t->interrupt && *t->interrupt) {
+            rc = interrupted(t, &L, next_cta, nctas, e);
+            goto out;
         }
         if (t->progress && t->cycles >= next_report) {
             next_report = t->cycles + TIMING_PROGRESS_EVERY;

@@ -12,6 +12,7 @@
 #ifndef WS_TIMING_ENGINE_H
 #define WS_TIMING_ENGINE_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -44,6 +45,9 @@ int timing_new(const struct gpu_config *cfg, const struct dev_mem *mem, struct s
                struct timing **out, struct err *e);
 void timing_free(struct timing *t);
 void timing_set_progress(struct timing *t, timing_progress_fn fn, void *ctx);
+/* While *flag is nonzero a launch stops with WS_ERR_INTERRUPTED and a
+ * report of every resident warp (timing_report); NULL disables it. */
+void timing_set_interrupt(struct timing *t, const volatile sig_atomic_t *flag);
 
 /* Fallback registers per thread for occupancy when the analysis has no
  * estimate (analysis.func_regs): the kernel's declared registers in 32-bit

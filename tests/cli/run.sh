@@ -142,7 +142,7 @@ expect run-stats-json 0 'verification  PASSED' -- "$ws" run vecadd --quiet --sta
 expect stats-json-content 0 '"gpu_sim_cycle": [1-9]' -- cat "$tmp/s.json"
 expect stats-json-kernels 0 '"kernels": \[' -- cat "$tmp/s.json"
 expect timeline-header 0 '^cycle,.*active_warps' -- head -1 "$tmp/t.csv"
-expect run-stats-json-unwritable 1 "cannot write" -- "$ws" run vecadd --quiet --stats-json "$tmp/no/such/dir.json"
+expect run-stats-json-unwritable 2 "cannot write" -- "$ws" run vecadd --quiet --stats-json "$tmp/no/such/dir.json"
 rm -rf "$tmp"
 expect compare-table 0 'hmean +1\.000 +[0-9.]+' -- "$ws" compare vecadd,reduce --sched gto,lrr
 # one line per finished run even when output is not a terminal

@@ -100,7 +100,7 @@ static void test_defaults(void **state)
     assert_true(c.core_mhz == 700 && c.icnt_mhz == 700 && c.l2_mhz == 700 && c.dram_mhz == 924);
     assert_int_equal(c.device_memory, 4ull << 30);
     assert_int_equal(c.local_memory_per_thread, 1u << 20);
-    assert_int_equal(c.max_warp_insn, 100ull << 30);
+    assert_int_equal(c.max_warp_insn, 1ull << 30);
 }
 
 static void test_preset_daws(void **state)
@@ -268,12 +268,21 @@ static void test_bad_values(void **state)
 {
     (void)state;
     set_bad("sm.count", "abc", "'sm.count'", "invalid value 'abc'");
-    set_bad("sm.count", "0", "'sm.count'", "an integer >= 1");
+    set_bad("sm.count", "0", "'sm.count'", "an integer from 1 to 1024");
+    /* issue 16: values that would never finish or exhaust memory */
+    set_bad("sm.count", "100000", "'sm.count'", "an integer from 1 to 1024");
+    set_bad("clock.core", "1e-300", "'clock.core'", "a number from 1 to 100000");
+    set_bad("clock.dram", "1e300", "'clock.dram'", "a number from 1 to 100000");
+    set_bad("device_memory", "2T", "'device_memory'", "from 1 to 1099511627776");
+    set_bad("local_memory_per_thread", "1G", "'local_memory_per_thread'", "to 16777216");
+    set_bad("deadlock_cycles", "99999999999", "'deadlock_cycles'", "to 1000000000");
+    set_bad("dram.tRCD", "1000000", "'dram.tRCD'", "from 0 to 100000");
+    set_bad("l2.sets", "2097152", "'l2.sets'", "from 1 to 1048576");
     set_bad("sm.count", "5000000000", "'sm.count'", NULL);
     set_bad("l1d.assoc", "65", "'l1d.assoc'", "from 1 to 64");
     set_bad("mode", "fast", "'mode'", "timing,functional");
     set_bad("sm.shared", "5X", "'sm.shared'", "K, M or G");
-    set_bad("clock.core", "-1", "'clock.core'", "> 0");
+    set_bad("clock.core", "-1", "'clock.core'", "a number from 1");
     set_bad("clock.core", "nan", "'clock.core'", NULL);
     set_bad("sm.sched", "gto:bad", "'sm.sched'", "name[:key=value");
     set_bad("sm.sched", "9x", "'sm.sched'", NULL);
@@ -324,6 +333,8 @@ static void test_validate(void **state)
     validate_bad("l2.line", "96", "l2.line = 96");
     validate_bad("sm.schedulers", "64", "exceeds sm.warps");
     validate_bad("dram.chunk", "64", "dram.chunk");
+    validate_bad("sm.threads", "33", "sm.threads = 33 is not a multiple of 32");
+    validate_bad("l2.sets", "1048576", "l2.sets x l2.assoc = 8388608 lines");
     struct gpu_config c;
     struct err e;
     config_defaults(&c);
