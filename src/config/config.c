@@ -121,7 +121,7 @@ static const struct cfg_key cfg_keys[] = {
           "policies and publishes per-warp values to the scheduler (none = tag 0)"),
     {"sm.issue_model", CFG_CHOICE, S(issue_model), "warp", 0, 0, "warp", 0,
      "how a picked warp's instruction issues (timing/issue.h): warp = the whole 32-lane warp "
-     "as one step"},
+     "as one step", 0, 0},
 
     /* ---- execution units ---- */
     K_U32("sp.units", sp_units, "2", 1, 64, "SP pipelines accepting one warp instruction a cycle"),
