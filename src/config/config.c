@@ -166,6 +166,9 @@ static const struct cfg_key cfg_keys[] = {
     K_U32("l2.banks", l2_banks, "1", 1, 256, "banks per L2 slice"),
     K_U32("l2.ports", l2_ports, "1", 1, 64, "accesses one L2 bank serves per L2 cycle"),
     K_U32("l2.bank_queue", l2_bank_queue, "8", 1, 4096, "request queue entries per L2 bank"),
+    K_U32("l2.rop_latency", l2_rop_latency, "0", 0, LAT_MAX,
+          "l2 cycles every request (hit or miss) waits between arriving at its L2 sub-partition "
+          "and entering its bank queue, as GPGPU-Sim's ROP delay; a bypassed read skips it"),
 
     /* ---- DRAM ---- */
     K_U32("dram.banks", dram_banks, "16", 1, 1024, "banks per channel"),

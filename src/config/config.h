@@ -89,6 +89,7 @@ struct gpu_config {
     uint32_t l2_banks;           /* per sub-partition */
     uint32_t l2_ports;           /* accesses one bank serves per l2 cycle */
     uint32_t l2_bank_queue;      /* request queue entries per bank */
+    uint32_t l2_rop_latency;     /* l2 cycles from arrival to the bank queue (GPGPU-Sim ROP) */
     uint32_t l2_enabled;
 
     /* ---- DRAM (GDDR timing, in DRAM command-clock cycles) ---- */

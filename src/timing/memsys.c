@@ -361,13 +361,15 @@ int memsys_new(const struct gpu_config *cfg, const struct dev_mem *mem, struct s
         sb->bankq = xcalloc(c->l2_banks, sizeof *sb->bankq);
         for (uint32_t b = 0; b < c->l2_banks; b++)
             memsys_ring_alloc(&sb->bankq[b], c->l2_bank_queue, 0);
+        memsys_ring_alloc(&sb->rop, ms->pool.cap, 1);
         memsys_ring_alloc(&sb->out, ms->pool.cap, 1);
     }
     memsys_icnt_init(&ms->req_net, ms->n_sms, ms->n_sub, c->icnt_queue);
     memsys_icnt_init(&ms->rep_net, ms->n_sub, ms->n_sms, c->icnt_queue);
-    /* instruction-cache miss: one L2 hit round trip, in core cycles (rounded up) */
+    /* instruction-cache miss: one L2 hit round trip (ROP delay and hit latency),
+     * in core cycles (rounded up) */
     uint64_t num = 2ull * c->icnt_latency * ms->f_core * ms->f_l2 +
-                   (uint64_t)c->l2.hit_latency * ms->f_core * ms->f_icnt;
+                   ((uint64_t)c->l2_rop_latency + c->l2.hit_latency) * ms->f_core * ms->f_icnt;
     uint64_t den = ms->f_icnt * ms->f_l2;
     ms->l1i_miss_latency = (uint32_t)((num + den - 1) / den) + c->l1i.hit_latency;
     if (s)
@@ -407,6 +409,7 @@ void memsys_free(struct mem_system *ms)
                 memsys_ring_release(&sb->bankq[b]);
             free(sb->bankq);
             memsys_ring_release(&sb->out);
+            memsys_ring_release(&sb->rop);
         }
     }
     for (uint32_t i = 0; i < ms->n_ch; i++)
@@ -537,6 +540,11 @@ uint64_t memsys_next_event(const struct mem_system *ms, uint64_t now)
             if (!ring_empty(&sb->bankq[b]))
                 best = min_u64(best, dom_to_core(ms, now, ms->f_l2, ms->acc_l2, ms->l2_now,
                                                  ms->l2_now + 1));
+        if (!ring_empty(&sb->rop)) {
+            uint64_t t = ring_head_t(&sb->rop);
+            best = min_u64(best, dom_to_core(ms, now, ms->f_l2, ms->acc_l2, ms->l2_now,
+                                             t > ms->l2_now ? t : ms->l2_now + 1));
+        }
         if (!ring_empty(&sb->out))
             best = min_u64(best, dom_to_core(ms, now, ms->f_l2, ms->acc_l2, ms->l2_now,
                                              ring_head_t(&sb->out)));
@@ -588,10 +596,14 @@ void memsys_dump(const struct mem_system *ms, FILE *out)
         uint32_t qn = 0;
         for (uint32_t b = 0; b < ms->cfg.l2_banks; b++)
             qn += sb->bankq[b].n;
-        if (!qn && !sb->mshr.used && ring_empty(&sb->out) && ring_empty(&ms->req_net.dst[s]))
+        if (!qn && !sb->mshr.used && ring_empty(&sb->out) && ring_empty(&ms->req_net.dst[s]) &&
+            ring_empty(&sb->rop))
             continue;
-        fprintf(out, "  l2 sub-partition %u: input %u, bank queues %u, mshr %u/%u, replies %u\n",
-                s, ms->req_net.dst[s].n, qn, sb->mshr.used, sb->mshr.entries, sb->out.n);
+        fprintf(out,
+                "  l2 sub-partition %u: input %u, rop %u, bank queues %u, mshr %u/%u, "
+                "replies %u\n",
+                s, ms->req_net.dst[s].n, sb->rop.n, qn, sb->mshr.used, sb->mshr.entries,
+                sb->out.n);
     }
     for (uint32_t i = 0; i < ms->n_ch; i++) {
         const struct dram_channel *ch = &ms->ch[i];

@@ -59,6 +59,7 @@ struct sm_mem {
 struct l2_sub {
     struct cache c;
     struct mshr_table mshr;
+    struct idx_ring rop;        /* timed (l2): arrived requests in their ROP delay */
     struct idx_ring *bankq;     /* [l2_banks] */
     struct idx_ring out;        /* timed (l2): replies for the reply network */
     uint32_t channel;

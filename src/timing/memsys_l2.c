@@ -4,7 +4,11 @@
  * Modelling choices:
  * - L2 sub-partition: every arrived request moves in order from the crossbar
  *   buffer to its bank's queue (a full bank queue blocks the buffer); each
- *   bank serves l2_ports requests per l2 cycle from its queue head.
+ *   bank serves l2_ports requests per l2 cycle from its queue head.  With
+ *   l2.rop_latency > 0 a request first waits that many l2 cycles in an
+ *   unbounded FIFO (GPGPU-Sim's ROP queue, which delays hits and misses alike
+ *   before the tag lookup), then moves in order to its bank queue (a full bank
+ *   queue blocks the FIFO's head).  Bypassed reads never enter it.
  * - L2: write-back, write-allocate (a write miss allocates the line without
  *   fetching it: byte-masked write, as sectored GPGPU-Sim L2s); L2 misses
  *   send the first request to DRAM and merge later ones in the MSHR; fills
@@ -232,6 +236,16 @@ void memsys_l2_tick(struct mem_system *ms)
         struct l2_sub *sb = &ms->sub[s];
         /* arbiter: every arrived request moves, in order, to its bank queue;
          * a full bank queue blocks the input (head of line) */
+        /* requests whose ROP delay is over enter their bank queue, in order */
+        while (ring_ready(&sb->rop, ms->l2_now)) {
+            uint32_t q = ring_head(&sb->rop);
+            struct idx_ring *bq = &sb->bankq[ms->pool.r[q].l2_bank];
+            if (ring_full(bq))
+                break;
+            ring_pop(&sb->rop);
+            ms->pool.r[q].t_l2q = ms->l2_now;
+            ring_push(bq, q);
+        }
         struct idx_ring *in = &ms->req_net.dst[s];
         while (ring_ready(in, ms->icnt_now)) {
             uint32_t q = ring_head(in);
@@ -240,6 +254,11 @@ void memsys_l2_tick(struct mem_system *ms)
                     break;
                 ring_pop(in);
                 ms->st.l2_bypasses++;
+                continue;
+            }
+            if (c->l2_rop_latency) {
+                ring_pop(in);
+                ring_push_t(&sb->rop, q, ms->l2_now + c->l2_rop_latency);
                 continue;
             }
             struct idx_ring *bq = &sb->bankq[ms->pool.r[q].l2_bank];

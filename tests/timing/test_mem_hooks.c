@@ -89,7 +89,8 @@ static void test_l2_events_and_bypass(void **state)
      * miss's lookup costs nothing beyond its bank-queue wait, which is empty
      * here, and fills reply at once.  So the L2 time a bypass saves over a
      * miss is that wait: zero, and a bypassed read to a closed DRAM bank
-     * costs exactly what the L2 miss to a closed bank cost. */
+     * costs exactly what the L2 miss to a closed bank cost (with a ROP delay,
+     * as GPGPU-Sim's, the bypass saves it: test_l2_rop_delay). */
     assert_int_equal(t_byp, t_miss);
     /* the bypassed data was not inserted: SM 1 (cold L1) misses y in the L2 */
     fx_run(&f, tagged(load_inst(1, 2, 0, y, 1), 0x58, 0));
@@ -120,6 +121,44 @@ static void test_l2_events_and_bypass(void **state)
     assert_int_equal(log0.e[2].is_write, 1);
     assert_int_equal(log0.e[2].slot, 4);
     fx_close(&f);
+}
+
+/* ---- the ROP delay ------------------------------------------------------ */
+
+/* Latencies of one L2 miss (line x), one L2 hit (x again, from the other SM)
+ * and one bypassed read (line y, another closed DRAM bank) at a ROP delay. */
+static void rop_latencies(uint32_t rop, uint64_t *miss, uint64_t *hit, uint64_t *byp)
+{
+    struct fx f;
+    tiny_config(&f.cfg);
+    f.cfg.l2_rop_latency = rop;
+    snprintf(f.cfg.l2.policy, sizeof f.cfg.l2.policy, "test_tagbypass");
+    fx_open(&f);
+    f.skip = 1;
+    const uint64_t x = GBASE, y = GBASE + 2048;
+    *miss = fx_run(&f, tagged(load_inst(0, 3, 0, x, 1), 0x40, 0));
+    *hit = fx_run(&f, tagged(load_inst(1, 6, 0, x, 1), 0x48, 0));
+    *byp = fx_run(&f, tagged(load_inst(0, 5, 0, y, 1), 0x50, 1));
+    assert_int_equal(stat(&f, "l2_bypasses"), 1);
+    assert_int_equal(stat(&f, "l2_hits"), 1);
+    assert_int_equal(stat(&f, "l2_misses"), 1);
+    fx_close(&f);
+}
+
+/* l2.rop_latency delays every request that looks the L2 up, hit or miss, by
+ * exactly its value (all clocks are equal here), and not a bypassed read: at
+ * a ROP delay the bypass's latency drops below the miss's by the delay. */
+static void test_l2_rop_delay(void **state)
+{
+    (void)state;
+    uint64_t m0, h0, b0, m1, h1, b1;
+    rop_latencies(0, &m0, &h0, &b0);
+    rop_latencies(40, &m1, &h1, &b1);
+    assert_int_equal(m1, m0 + 40);
+    assert_int_equal(h1, h0 + 40);
+    assert_int_equal(b1, b0);
+    assert_int_equal(b0, m0);
+    assert_int_equal(m1 - b1, 40);
 }
 
 /* ---- DRAM priority queues ------------------------------------------------ */
@@ -297,6 +336,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_l2_events_and_bypass),
+        cmocka_unit_test(test_l2_rop_delay),
         cmocka_unit_test(test_dram_two_queues),
         cmocka_unit_test(test_partitioned_cache),
         cmocka_unit_test(test_cache_policy_stats),
