@@ -53,3 +53,7 @@ endif()
 
 add_test(NAME cli/commands COMMAND ${PROJECT_SOURCE_DIR}/tests/cli/run.sh $<TARGET_FILE:warpsim>
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+
+# sweeps (tools/sweep, run through the warpsim command): local pool and index
+add_test(NAME sweep/local COMMAND ${PROJECT_SOURCE_DIR}/tests/sweep/run.sh $<TARGET_FILE:warpsim>
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
