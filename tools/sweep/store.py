@@ -111,8 +111,10 @@ class Store:
 
     def sync_index(self, spec, points, states=None):
         """Rewrite OUT/index.sqlite: one row per point of the SPEC (inputs,
-        status, key statistics) and every total statistic of done runs."""
+        status, key statistics) and every total statistic of done runs; the
+        label links of done points too."""
         os.makedirs(self.out, exist_ok=True)
+        self.link_labels(points)
         db = sqlite3.connect(self.index_path(), timeout=60)
         try:
             with db:

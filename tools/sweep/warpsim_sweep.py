@@ -112,7 +112,6 @@ def cmd_sweep(argv):
         store.sync_index(spec, spec.points)
         prog("sweep interrupted: finished points are kept; run the same command to go on")
         return 130
-    store.link_labels(spec.points)
     store.sync_index(spec, spec.points)
     prog("sweep %s: %d run, %d failed; index %s" % (spec.name, total, failed, store.index_path()))
     return 1 if failed else 0
