@@ -61,3 +61,7 @@ add_test(NAME sweep/local COMMAND ${PROJECT_SOURCE_DIR}/tests/sweep/run.sh $<TAR
 add_test(NAME sweep/slurm COMMAND ${PROJECT_SOURCE_DIR}/tests/sweep/slurm.sh $<TARGET_FILE:warpsim>
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(sweep/slurm PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# the sweep report in headless Chromium (77 = skipped without chromium/matplotlib)
+add_test(NAME sweep/report COMMAND ${PROJECT_SOURCE_DIR}/tests/sweep/report.sh $<TARGET_FILE:warpsim>
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(sweep/report PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)

@@ -1,7 +1,8 @@
 /* cmd_sweep.c: `warpsim sweep`, `warpsim results` and `warpsim report`.
  * The sweep orchestration is Python 3 (tools/sweep/warpsim_sweep.py, standard
  * library plus matplotlib for reports); these commands execute it with
- * python3, passing this executable's path in WARPSIM so that every point runs
+ * python3 ($WARPSIM_PYTHON, else Debian's /usr/bin/python3, else python3 on
+ * PATH), passing this executable's path in WARPSIM so that every point runs
  * the same binary.  The script is found at <dir of the executable>/../tools/
  * sweep/ (build/warpsim in the source tree) or at $WARPSIM_SWEEP_TOOL. */
 #include "cli/cli.h"
@@ -54,7 +55,10 @@ static int sweep_exec(const char *sub, int argc, char **argv)
         fprintf(stderr, "warpsim: out of memory\n");
         return 1;
     }
-    args[0] = "python3";
+    const char *python = getenv("WARPSIM_PYTHON");
+    if (!python || !*python)
+        python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
+    args[0] = (char *)python;
     args[1] = tool;
     args[2] = (char *)sub;
     for (int i = 0; i < argc; i++)
@@ -65,8 +69,8 @@ static int sweep_exec(const char *sub, int argc, char **argv)
         return 1;
     }
     fflush(NULL);
-    execvp("python3", args);
-    fprintf(stderr, "warpsim %s: cannot run python3 (needed for sweeps; Debian: python3)\n", sub);
+    execvp(python, args);
+    fprintf(stderr, "warpsim %s: cannot run %s (needed for sweeps; Debian: python3)\n", sub, python);
     free(args);
     return 1;
 }
