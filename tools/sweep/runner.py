@@ -1,7 +1,7 @@
 """runner.py: runs one point (the same function for the local pool and for a
 Slurm array task) and the local pool of N processes.
 
-A point runs the ordinary `warpsim run|exec|profile|best-swl` command with
+A point runs the ordinary `warpsim run|profile|best-swl` command with
 OUT as its working directory, so its numbers are those of a direct run.  Its
 output goes to a temporary file renamed into place on success; result.json
 (status ok or failed, exit code, reason, wall time) is written last.  An
@@ -53,9 +53,6 @@ def command(store, p, out_tmp):
     tail = ["--stats-json", out_tmp]
     if i.get("timeline"):
         tail += ["--timeline", os.path.relpath(os.path.join(store.dir(p), "timeline.csv"), store.out)]
-    if "program" in i:
-        return [ws, "exec", "--config", config, "--sched", policy] + sets + tail + \
-            ["--"] + i["program"], resolved, None
     return [ws, "run", i["workload"], "--size", i["size"], "--seed", str(i["seed"]),
             "--config", config, "--sched", policy] + sets + ["--quiet"] + tail, resolved, None
 

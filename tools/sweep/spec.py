@@ -6,11 +6,9 @@ profile point ({profile} in a policy) or on a best-swl point (the policy
 `best_swl`, which runs swl:limit=K at the search's best K).  Points with the
 same inputs are one point (same key) with several labels.  See docs/sweeps.md.
 """
-import hashlib
 import itertools
 import os
 import re
-import shlex
 import tomllib
 
 KINDS = ("run", "profile", "best-swl")
@@ -57,10 +55,7 @@ class Point:
 
     def describe(self):
         i = self.inputs
-        what = i.get("workload") or " ".join(i.get("program", []))
-        s = "%s %s" % (self.kind, what)
-        if "size" in i:
-            s += " size=%s seed=%s" % (i["size"], i["seed"])
+        s = "%s %s size=%s seed=%s" % (self.kind, i["workload"], i["size"], i["seed"])
         if self.kind != "profile":
             s += " config=%s" % i["config"]
         if i.get("policy"):
@@ -125,7 +120,7 @@ class Spec:
 
     def _expand(self, g, gi):
         where = "group %d" % (gi + 1)
-        known = {"name", "workloads", "workload", "programs", "program", "sizes", "size",
+        known = {"name", "workloads", "workload", "sizes", "size",
                  "seeds", "seed", "configs", "config", "policies", "policy", "sets",
                  "params", "label", "timeline"}
         for k in g:
@@ -134,12 +129,10 @@ class Spec:
         d = self.defaults
         name = g.get("name", "group%d" % (gi + 1))
         env0 = dict(self.vars)
-        wls = g.get("workloads", g.get("workload", d.get("workloads")))
-        progs = g.get("programs", g.get("program"))
-        if (wls is None) == (progs is None):
-            raise SpecError("%s: give workloads or programs" % where)
-        wls = wls if isinstance(wls, list) else [wls]
-        progs = progs if isinstance(progs, list) else [progs] if progs else []
+        wls = _list(g, "workloads", "workload", d.get("workloads"), where)
+        for w in wls:
+            if not isinstance(w, str) or not w:
+                raise SpecError("%s: workload %r is not a name" % (where, w))
         sizes = [subst(s, env0, where) for s in _list(g, "sizes", "size", d.get("size", "small"), where)]
         for s in sizes:
             if s not in SIZES:
@@ -158,18 +151,10 @@ class Spec:
         timeline = bool(g.get("timeline", False))
         pnames = list(params)
         combos = list(itertools.product(*[params[k] for k in pnames])) or [()]
-        targets = [("workload", w) for w in wls] + [("program", p) for p in progs]
-        for (tkind, target), size, seed, config, combo, pol in itertools.product(
-                targets, sizes, seeds, configs, combos, policies):
-            env = dict(env0, size=size, seed=seed, group=name)
+        for target, size, seed, config, combo, pol in itertools.product(
+                wls, sizes, seeds, configs, combos, policies):
+            env = dict(env0, size=size, seed=seed, group=name, workload=target)
             env.update(zip(pnames, [str(c) for c in combo]))
-            if tkind == "workload":
-                env["workload"] = target
-            else:
-                argv = shlex.split(subst(target, env, where))
-                if not argv:
-                    raise SpecError("%s: empty program" % where)
-                env["workload"] = os.path.basename(argv[0])
             if isinstance(pol, dict):
                 pname, pspec = pol.get("name"), pol.get("spec")
                 if not pname or not pspec:
@@ -185,29 +170,16 @@ class Spec:
                 with open(cfgpath, "rb") as f:
                     cfg_in = {"config": cfg, "config_text": f.read().decode(),
                               "_config_path": os.path.abspath(cfgpath)}
-            base = {"size": size, "seed": seed}
-            if tkind == "workload":
-                base["workload"] = target
-            else:
-                argv[0] = os.path.abspath(os.path.join(self.dir, argv[0]))
-                base = {"program": argv}
-                if not os.path.isfile(argv[0]):
-                    raise SpecError("%s: no program %s" % (where, argv[0]))
-                with open(argv[0], "rb") as f:
-                    base["program_sha256"] = hashlib.sha256(f.read()).hexdigest()
+            base = {"workload": target, "size": size, "seed": seed}
             sets_r = [subst(s, env, where) for s in sets]
             deps = {}
             pspec_r = subst(pspec, dict(env, profile="{profile}"), where)
             if pspec_r == "best_swl":
-                if tkind != "workload":
-                    raise SpecError("%s: best_swl needs a built-in workload" % where)
                 deps["best_swl"] = self._add(
                     "best-swl", dict(base, **cfg_in, sets=sets_r),
                     "%s" % target if len(sizes) == 1 else "%s-%s" % (target, size),
                     name, {}, {}, None)
             if "{profile}" in pspec_r:
-                if tkind != "workload":
-                    raise SpecError("%s: {profile} needs a built-in workload" % where)
                 pseed = self.profile_seed if self.profile_seed is not None else seed
                 deps["profile"] = self._add(
                     "profile", {"workload": target, "size": size, "seed": pseed},

@@ -135,7 +135,6 @@ class Store:
         row = {"id": p.id, "key": p.key, "ord": order, "sweep": spec.name, "grp": p.group,
                "kind": p.kind, "label": p.labels[0] if p.labels else None,
                "labels": " ".join(p.labels), "workload": i.get("workload"),
-               "program": " ".join(i["program"]) if "program" in i else None,
                "size": i.get("size"), "seed": i.get("seed"), "config": i.get("config"),
                "policy": i.get("policy"), "policy_name": p.policy_name,
                "sets": " ".join(i.get("sets", [])), "params": json.dumps(p.params, sort_keys=True),
@@ -165,7 +164,7 @@ class Store:
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS points (
   id TEXT PRIMARY KEY, key TEXT, ord INTEGER, sweep TEXT, grp TEXT, kind TEXT,
-  label TEXT, labels TEXT, workload TEXT, program TEXT, size TEXT, seed INTEGER,
+  label TEXT, labels TEXT, workload TEXT, size TEXT, seed INTEGER,
   config TEXT, policy TEXT, policy_name TEXT, resolved_policy TEXT, sets TEXT,
   params TEXT, status TEXT, exit_code INTEGER, reason TEXT, wall_s REAL,
   best_k INTEGER, dir TEXT, gpu_sim_cycle INTEGER, gpu_sim_insn INTEGER,
