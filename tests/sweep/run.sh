@@ -27,7 +27,7 @@ size = "{size}"
 seed = 2
 [[group]]
 name = "main"
-workloads = ["vecadd", "bfs"]
+workloads = ["vecadd", "reduce"]
 policies = ["gto", "best_swl", "daws_profiled:profile={profile}"]
 [[group]]
 name = "lim"
@@ -56,8 +56,8 @@ check "one failed point with a reason" grep -q '"reason": "exit status 2: .*sm.c
 check "failed point keeps its log" grep -q 'sm.count' "$(dirname "$failed")/log.txt"
 
 # 2. a point's statistics are those of a direct run
-"$ws" run bfs --size small --seed 1 --config daws --sched gto --quiet --stats-json "$tmp/direct.json" >/dev/null
-check "sweep statistics = direct run" python3 - "$A/json/bfs.gto.json" "$tmp/direct.json" <<'EOF'
+"$ws" run reduce --size small --seed 1 --config daws --sched gto --quiet --stats-json "$tmp/direct.json" >/dev/null
+check "sweep statistics = direct run" python3 - "$A/json/reduce.gto.json" "$tmp/direct.json" <<'EOF'
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:])
 sys.exit(0 if a["totals"] == b["totals"] and a["kernels"] == b["kernels"] else 1)
@@ -65,8 +65,8 @@ EOF
 check "best_swl ran at the searched K" python3 - "$A" <<'EOF'
 import json, sys, glob, re
 root = sys.argv[1]
-k = re.search(r"best K = (\d+)", open(root + "/swl/bfs.txt").read()).group(1)
-pol = json.load(open(root + "/json/bfs.best_swl.json"))["config"]["sm.sched"]
+k = re.search(r"best K = (\d+)", open(root + "/swl/reduce.txt").read()).group(1)
+pol = json.load(open(root + "/json/reduce.best_swl.json"))["config"]["sm.sched"]
 sys.exit(0 if pol == "swl:limit=" + k else 1)
 EOF
 
@@ -87,7 +87,7 @@ import csv, io, sys
 rows = list(csv.DictReader(io.StringIO('''$csv''')))
 sys.exit(0 if sorted(r["seed"] for r in rows) == ["1", "3"] and all(r["resolved_policy"] == "swl:limit=4" and float(r["gpu_ipc"]) > 0 for r in rows) else 1)
 EOF
-check "results --sql" grep -q '^bfs,gto,12\.' <("$ws" results "$tmp/a.toml" --sql "SELECT workload, policy_name, gpu_ipc FROM points WHERE label='bfs.gto'")
+check "results --sql" grep -Eq '^vecadd,gto,[0-9]+\.[0-9]+$' <("$ws" results "$tmp/a.toml" --sql "SELECT workload, policy_name, gpu_ipc FROM points WHERE label='vecadd.gto'")
 check "results: bad SQL is an error" [ "$("$ws" results "$tmp/a.toml" --where "nosuchcol=1" >/dev/null 2>&1; echo $?)" = 2 ]
 check "sweep: unknown SPEC key" grep -q "unknown key 'bogus'" <(printf 'bogus = 1\n' >"$tmp/b.toml"; "$ws" sweep "$tmp/b.toml" 2>&1)
 
@@ -99,14 +99,14 @@ out = "out-i"
 config = "daws"
 [[group]]
 workloads = ["spmv_scalar"]
-seeds = [1, 2, 3, 4, 5, 6, 7, 8]
+seeds = [1, 2, 3, 4, 5]
 policies = ["gto", "lrr"]
 EOF
 I=$tmp/out-i
 "$ws" sweep "$tmp/i.toml" -j 2 >"$tmp/i1.log" 2>&1 &
 pid=$!
-for _ in $(seq 100); do
-  [ "$(cat "$I/events.log" 2>/dev/null | grep -c ' ok ')" -ge 3 ] && break
+for _ in $(seq 300); do
+  [ "$(cat "$I/events.log" 2>/dev/null | grep -c ' ok ')" -ge 2 ] && break
   sleep 0.1
 done
 kill -INT $pid
@@ -114,12 +114,12 @@ wait $pid
 rc=$?
 check "interrupted sweep exits 130 (got $rc)" [ "$rc" = 130 ]
 first=$(grep -c ' ok ' "$I/events.log")
-check "interrupted before the end ($first of 16)" [ "$first" -lt 16 ]
+check "interrupted before the end ($first of 10)" [ "$first" -lt 10 ]
 check "no temporary files left" [ -z "$(find "$I/points" -name '*.tmp.*')" ]
 "$ws" sweep "$tmp/i.toml" -j 2 >/dev/null 2>&1
-check "restart completes" [ "$(grep -l '"status": "ok"' "$I"/points/*/result.json | wc -l)" = 16 ]
+check "restart completes" [ "$(grep -l '"status": "ok"' "$I"/points/*/result.json | wc -l)" = 10 ]
 check "every point ok exactly once" [ "$(awk '$2 == "ok" {print $3}' "$I/events.log" | sort | uniq -d | wc -l)" = 0 ]
-check "restart ran only the missing points" [ "$(awk '$2 == "ok"' "$I/events.log" | wc -l)" = 16 ]
+check "restart ran only the missing points" [ "$(awk '$2 == "ok"' "$I/events.log" | wc -l)" = 10 ]
 
 echo "sweep: $pass passed, $fail failed"
 [ "$fail" = 0 ]

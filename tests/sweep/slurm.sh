@@ -52,7 +52,7 @@ cpus=$(nproc)
 mkdir -p "$tmp/state" "$tmp/spool"
 cat >"$tmp/slurm.conf" <<EOF
 ClusterName=warpsimtest
-SlurmctldHost=$node
+SlurmctldHost=$node(127.0.0.1)
 SlurmctldPort=16817
 SlurmdPort=16818
 SlurmUser=root
