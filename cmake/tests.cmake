@@ -66,3 +66,15 @@ add_test(NAME cli/commands COMMAND ${PROJECT_SOURCE_DIR}/tests/cli/run.sh $<TARG
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 add_test(NAME cli/hostile COMMAND ${PROJECT_SOURCE_DIR}/tests/cli/hostile.sh $<TARGET_FILE:warpsim>
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+
+# sweeps (tools/sweep, run through the warpsim command): local pool and index
+add_test(NAME sweep/local COMMAND ${PROJECT_SOURCE_DIR}/tests/sweep/run.sh $<TARGET_FILE:warpsim>
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+# the same on a real single-node Slurm started by the test (root only; 77 = skipped)
+add_test(NAME sweep/slurm COMMAND ${PROJECT_SOURCE_DIR}/tests/sweep/slurm.sh $<TARGET_FILE:warpsim>
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(sweep/slurm PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# the sweep report in headless Chromium (77 = skipped without chromium/matplotlib)
+add_test(NAME sweep/report COMMAND ${PROJECT_SOURCE_DIR}/tests/sweep/report.sh $<TARGET_FILE:warpsim>
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(sweep/report PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)

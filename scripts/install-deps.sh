@@ -6,7 +6,10 @@
 # a step fails.  Recommended packages are not installed, so libc6-dev (which
 # gcc only recommends) is listed.
 set -euo pipefail
-pkgs=(gcc libc6-dev make cmake pkg-config libcmocka-dev libzstd-dev liblz4-dev)
+# sweeps (tools/sweep): python3; reports: python3-matplotlib; the sweep tests:
+# slurm-wlm and munge (a single-node Slurm), chromium (the report page)
+pkgs=(gcc libc6-dev make cmake pkg-config libcmocka-dev libzstd-dev liblz4-dev
+      python3 python3-matplotlib slurm-wlm munge chromium)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

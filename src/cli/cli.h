@@ -14,6 +14,9 @@ int cmd_options(int argc, char **argv);
 int cmd_exec(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 int cmd_best_swl(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_results(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_policies(int argc, char **argv);
 
 /* The source revision (`git describe --always --dirty` at build time, or a

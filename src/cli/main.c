@@ -19,6 +19,9 @@ static const struct {
     {"exec", cmd_exec, "run a CUDA program (nvcc -cudart shared) on the simulator"},
     {"profile", cmd_profile, "write the DAWS load profile of a workload (daws_profiled)"},
     {"best-swl", cmd_best_swl, "sweep the static warp limit (swl) of a workload; best K"},
+    {"sweep", cmd_sweep, "run a sweep SPEC (local processes or Slurm); `sweep status`"},
+    {"results", cmd_results, "query a sweep's results (SQLite index; --where, --csv)"},
+    {"report", cmd_report, "a sweep's report: HTML page and SVG/PDF figures"},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
