@@ -15,10 +15,14 @@ struct cfg_preset {
     const char *const *settings; /* NULL-terminated "key=value" */
 };
 
-/* GTX480 as configured in GPGPU-Sim 3.x: exactly the defaults. */
+/* GTX480 as GPGPU-Sim 3.x ran it: exactly the defaults (configs/README.md). */
 static const char *const preset_gtx480[] = {NULL};
 
-/* DAWS Table 1 (SPEC 4.1): GPGPU-Sim 3.1.0, Quadro FX5800-like. */
+/* DAWS Table 1 (SPEC 4.1) as its simulator ran it: the CCWS/DAWS release
+ * (tgrogers/ccws-2012, configs/QuadroFX5800-CCWS, defaults of its
+ * gpu-sim.cc and cuda-sim.cc), a GPGPU-Sim 3.0/3.1 fork.  GPGPU-Sim runs a
+ * whole warp per core cycle, so the 1300 MHz SIMD-8 shader is a 325 MHz core;
+ * every core latency below is in those cycles (docs/baselines-audit.md 3.1). */
 static const char *const preset_daws[] = {
     "sm.count=30", "sm.schedulers=1", "sm.warps=32", "sm.threads=1024", "sm.registers=16384",
     /* CHOICE: the paper's kernels ran with all 32 warps resident (Best-SWL
@@ -28,40 +32,41 @@ static const char *const preset_daws[] = {
      * contention the paper studies. */
     "sm.regs_per_thread=16",
     "sm.shared=16K", "sm.ctas=8", "sm.sched=gto",
-    "clock.core=1300", "clock.icnt=650",
-    "clock.l2=650",     /* CHOICE: table silent; the interconnect clock */
-    "clock.dram=800",
-    "sp.units=1", "sp.ii=4", /* CHOICE: SIMD width 8 -> a 32-thread warp every 4 cycles */
-    "sfu.ii=8",              /* CHOICE */
-    "l1d.sets=32", "l1d.line=128", "l1d.assoc=8", "l1d.policy=lru", /* 32 KB */
-    "l1c.sets=64", "l1c.line=64", "l1c.assoc=2",                    /* 8 KB constant cache */
+    "sm.max_issue_per_warp=2", /* -gpgpu_max_insn_issue_per_warp default */
+    "clock.core=325", "clock.icnt=650", "clock.l2=650", "clock.dram=800",
+    /* one SP, one SFU pipe, a full warp per core cycle; -ptx_opcode_latency_fp
+     * and _int defaults 1 (ADD, MUL, MAD), initiation 1; transcendentals 8/8 */
+    "sp.units=1", "sp.latency=1", "sp.ii=1", "int.latency=1", "int.ii=1",
+    "sfu.latency=8", "sfu.ii=8",
+    "smem.banks=16",
+    /* the last -gpgpu_cache:dl1 of the release config: L,32:128:8:L:R:m,A:16:4,4 */
+    "l1d.sets=32", "l1d.line=128", "l1d.assoc=8", "l1d.policy=lru", "l1d.mshr=16",
+    "l1d.mshr_merge=4", "l1d.miss_queue=4",
+    "l1c.sets=64", "l1c.line=64", "l1c.assoc=2",  /* 8 KB constant cache */
+    "l1i.sets=4", "l1i.line=256", "l1i.assoc=4", /* N,4:256:4 */
     "mem.channels=8", "mem.subparts=1",
-    "l2.sets=128", "l2.line=128", "l2.assoc=8", "l2.policy=lru", /* 128 KB per channel */
-    "l2.latency=43",  /* CHOICE: GPGPU-Sim default -rop_latency 85 core cycles, in L2 cycles */
+    "l2.sets=128", "l2.line=128", "l2.assoc=8", "l2.policy=lru", "l2.mshr=16",
+    /* -rop_latency 115 core cycles (release default) = 230 l2 cycles */
+    "l2.latency=0", "l2.rop_latency=230",
     "dram.banks=8", "dram.tCCD=2", "dram.tRRD=8", "dram.tRCD=12", "dram.tRAS=25", "dram.tRP=10",
     "dram.tRC=35", "dram.CL=10", "dram.WL=7", "dram.tCDLR=6", "dram.tWR=13", "dram.burst=4",
     "dram.data_rate=2", /* GDDR3 is double data rate: 8 ch x 8 B x 2 x 800 MHz = 102 GB/s */
-    "dram.bus_bytes=8",
-    "dram.latency=18", /* CHOICE: GPGPU-Sim default -dram_latency 30 core cycles */
+    "dram.bus_bytes=8", "dram.row_bytes=2K",
+    "dram.latency=74", /* -dram_latency 30 core cycles x 800 / 325 */
     "dram.queue=32", "dram.sched=frfcfs", NULL};
 
-/* Phase-Aware Table I (SPEC 5.3): GPGPU-Sim 3.2 as a Tesla M2090. */
+/* Phase-Aware Table I (SPEC 5.3): GPGPU-Sim 3.2 as a Tesla M2090.  No
+ * release exists; GPGPU-Sim's convention (a warp per core cycle) makes the
+ * 1300 MHz shader a 650 MHz core issuing one instruction per scheduler per
+ * cycle, on the 3.2.2 Fermi configuration (docs/baselines-audit.md 3.3). */
 static const char *const preset_paws[] = {
     "sm.count=16", "sm.ctas=8", "sm.warps=48", "sm.threads=1536", "sm.schedulers=2",
-    "sm.issue_interval=2", /* each scheduler dispatches 1 instruction every 2 cycles */
-    "clock.core=1300", "clock.icnt=650", "clock.l2=650", /* CHOICE: icnt and L2 at core/2 */
-    "clock.dram=1850",
-    /* 32 ALUs as 2 x 16-lane SP pipes, 4 SFUs, 16 LD/ST; latencies are the
-     * GTX480 values scaled to the 1300 MHz clock (CHOICE) */
-    "sp.units=2", "sp.latency=8", "sp.ii=2", "sfu.units=1", "sfu.latency=40", "sfu.ii=8",
-    "dp.latency=16", "dp.ii=4", "int.latency=8", "int.ii=2", "ldst.units=1",
-    "smem.latency=6", "l1d.latency=2", "l1c.latency=2", "l1i.latency=2",
-    "l2.latency=111", /* CHOICE: GTX480's 120 cycles at 700 MHz (171 ns) at 650 MHz */
-    /* GDDR5 at 1850 MHz, 2 beats per command clock: 6 x 8 B x 2 x 1850 = 177.6 GB/s;
-     * timings are the GTX480 GDDR5 values in 1850 MHz cycles (CHOICE) */
-    "dram.data_rate=2", "dram.tCCD=4", "dram.tRRD=12", "dram.tRCD=24", "dram.tRAS=56",
-    "dram.tRP=24", "dram.tRC=80", "dram.CL=24", "dram.WL=8", "dram.tCDLR=10", "dram.tWR=24",
-    "dram.latency=264", NULL};
+    "clock.core=650", "clock.icnt=650", "clock.l2=650",
+    "clock.dram=925", /* GDDR5 command clock: 1850 MHz data clock / 2 */
+    /* Table I's 650 GFLOPS double precision: one DP warp per core cycle */
+    "dp.units=1", "dp.latency=8", "dp.ii=1",
+    "dram.latency=142", /* -dram_latency 100 core cycles x 925 / 650 */
+    NULL};
 
 /* Large warps / two-level slides (SPEC 6.4): one core, no L2, a simple DRAM
  * with 100-cycle row hits and 300-cycle row conflicts at 32 GB/s. */
@@ -83,28 +88,31 @@ static const char *const preset_lwm[] = {
     "dram.tRCD=100", "dram.tRP=100", "dram.tRAS=100", "dram.tRC=200", "dram.tRRD=1",
     "dram.WL=1", "dram.tCDLR=1", "dram.tWR=1", "dram.latency=0", "dram.queue=16", NULL};
 
-/* MeDiC Table I (SPEC 7.8): GPGPU-Sim 3.2.1, GTX480-like with banked L2. */
+/* MeDiC Table I (SPEC 7.8) on GPGPU-Sim 3.2.1's GTX480 configuration
+ * (700:1400:700:924 there; Table I's 1400 MHz is the Fermi shader clock,
+ * a 700 MHz core in GPGPU-Sim's convention), with the paper's banked L2. */
 static const char *const preset_medic[] = {
     "sm.count=15", "sm.sched=gto", "sm.schedulers=2",
-    "sm.issue_interval=2", /* CHOICE: 1400 MHz Fermi issues a warp per 2 cycles */
-    "clock.core=1400", "clock.icnt=700", "clock.l2=700", "clock.dram=1674",
-    "sp.latency=8", "sp.ii=2", "sfu.latency=40", "sfu.ii=8", "dp.latency=16", "dp.ii=16",
-    "int.latency=8", "int.ii=2",                                 /* CHOICE: as paws */
-    "l1d.sets=32", "l1d.line=128", "l1d.assoc=4", "l1d.policy=lru", "l1d.latency=1",
+    "clock.core=700", "clock.icnt=1400", "clock.l2=700", "clock.dram=1674",
+    "l1d.sets=32", "l1d.line=128", "l1d.assoc=4", "l1d.policy=lru",
     "mem.channels=6", "mem.subparts=1", /* one L2 slice per partition */
     "l2.sets=64", "l2.line=128", "l2.assoc=16", "l2.policy=lru", /* 128 KB x 6 = 768 KB */
-    "l2.banks=2", "l2.ports=2", "l2.latency=10",
+    "l2.banks=2", "l2.ports=2",
+    /* -rop_latency 120 plus the paper's 10-cycle bank lookup (CHOICE: both
+     * before the lookup, hits and misses alike) */
+    "l2.rop_latency=130",
     "dram.banks=8", "dram.burst=8", "dram.sched=frfcfs",
     /* GDDR5 at 1674 MHz, 2 beats per command clock (CHOICE), timings in those cycles */
     "dram.data_rate=2", "dram.tCCD=4", "dram.tRRD=12", "dram.tRCD=24", "dram.tRAS=56",
     "dram.tRP=24", "dram.tRC=80", "dram.CL=24", "dram.WL=8", "dram.tCDLR=10", "dram.tWR=24",
-    "dram.latency=239", /* CHOICE: the GTX480's 143 ns */
+    "dram.latency=239", /* -dram_latency 100 core cycles = 143 ns */
     NULL};
 
-/* CAWA Table 1 (SPEC 8.4): GPGPU-Sim 3.2.0 GTX480 with a 16-way L1D. */
+/* CAWA Table 1 (SPEC 8.4): GPGPU-Sim 3.2.0 GTX480 with a 16-way L1D; the
+ * 3.2.0 configuration clocks the interconnect at 1400 MHz. */
 static const char *const preset_cawa[] = {
     "sm.count=15", "sm.warps=48", "sm.threads=1536", "sm.ctas=8", "sm.schedulers=2",
-    "sm.registers=32768", "sm.shared=48K", "sm.sched=lrr",
+    "sm.registers=32768", "sm.shared=48K", "sm.sched=lrr", "clock.icnt=1400",
     "l1d.sets=8", "l1d.line=128", "l1d.assoc=16", /* 16 KB */
     "l1i.sets=4", "l1i.line=128", "l1i.assoc=4",  /* 2 KB */
     "mem.channels=6", "mem.subparts=1",

@@ -51,6 +51,7 @@ static inline void tiny_config(struct gpu_config *c)
     c->l2_banks = 2;
     c->l2_ports = 1;
     c->l2_bank_queue = 8;
+    c->l2_rop_latency = 0; /* the L2 pipeline is the hit latency here */
     c->dram_banks = 4;
     c->dram_row_bytes = 2048;
     c->dram_bus_bytes = 8;

@@ -132,7 +132,7 @@ static void test_unit_latencies(void **state)
 {
     (void)state;
     const unsigned d = 8;
-    double sfu = chain_per_iter(d, 2, NULL, NULL); /* sfu.latency 20 */
+    double sfu = chain_per_iter(d, 2, "sfu.latency", "20");
     assert_true(sfu >= d * 20 && sfu <= d * 20 + 8);
     /* dp.units 0: f64 runs on the SFU but keeps the DP latency (8) */
     double dp = chain_per_iter(d, 3, NULL, NULL);

@@ -132,7 +132,17 @@ static void test_preset_daws(void **state)
     assert_int_equal(c.tRCD, 12);
     assert_int_equal(c.tRRD, 8);
     assert_string_equal(c.dram_sched, "frfcfs");
-    assert_true(c.core_mhz == 1300 && c.icnt_mhz == 650 && c.dram_mhz == 800);
+    /* the release's -gpgpu_clock_domains 325:650:650:800: a whole warp per
+     * core cycle, so the latencies are in 325 MHz cycles */
+    assert_true(c.core_mhz == 325 && c.icnt_mhz == 650 && c.l2_mhz == 650 && c.dram_mhz == 800);
+    assert_int_equal(c.sp_ii, 1);
+    assert_int_equal(c.max_issue_per_warp, 2);
+    assert_int_equal(c.l1d.mshr_entries, 16);
+    assert_int_equal(c.l1d.mshr_max_merge, 4);
+    assert_int_equal(c.l1d.miss_queue, 4);
+    assert_int_equal(c.l2_rop_latency, 230); /* -rop_latency 115 core cycles */
+    assert_int_equal(c.l2.hit_latency, 0);
+    assert_int_equal(c.dram_latency, 74); /* -dram_latency 30 core cycles */
 }
 
 static void test_preset_paws(void **state)
@@ -144,8 +154,10 @@ static void test_preset_paws(void **state)
     assert_int_equal(c.max_ctas_per_sm, 8);
     assert_int_equal(c.max_warps_per_sm, 48);
     assert_int_equal(c.n_schedulers, 2);
-    assert_int_equal(c.issue_interval, 2);
-    assert_true(c.core_mhz == 1300 && c.dram_mhz == 1850);
+    assert_int_equal(c.issue_interval, 1);
+    assert_true(c.core_mhz == 650 && c.dram_mhz == 925);
+    /* Table I's 650 GFLOPS double precision: 16 SMs x 32 lanes x 2 x 650 MHz */
+    assert_int_equal(c.dp_units * 32 * 2 * 650 * 16 / c.dp_ii, 665600);
     double gbs = dram_mbps(&c) / 1000.0; /* 177 GB/s */
     assert_true(gbs > 176.0 && gbs < 178.0);
 }
@@ -191,12 +203,14 @@ static void test_preset_medic(void **state)
     assert_int_equal(c.l2.assoc, 16);
     assert_int_equal(c.l2_banks * c.subparts_per_channel, 2);
     assert_int_equal(c.l2_ports, 2);
-    assert_int_equal(c.l2.hit_latency, 10);
+    /* GPGPU-Sim 3.2.1's -rop_latency 120 plus the paper's 10-cycle lookup */
+    assert_int_equal(c.l2_rop_latency, 130);
+    assert_int_equal(c.l2.hit_latency, 0);
     assert_int_equal(c.dram_banks, 8);
     assert_int_equal(c.dram_burst, 8);
     assert_string_equal(c.sched, "gto");
     assert_string_equal(c.dram_sched, "frfcfs");
-    assert_true(c.core_mhz == 1400 && c.dram_mhz == 1674);
+    assert_true(c.core_mhz == 700 && c.icnt_mhz == 1400 && c.dram_mhz == 1674);
 }
 
 static void test_preset_cawa_gtx480(void **state)
