@@ -31,7 +31,9 @@ static void exec_usage(FILE *out)
             "  --set KEY=VALUE     any configuration key; repeatable (WARPSIM_SET)\n"
             "  --stats-json FILE   write per-kernel and total statistics at exit\n"
             "                      (WARPSIM_STATS_JSON)\n"
-            "  --stats             print the statistics on stderr at exit (WARPSIM_STATS)\n");
+            "  --stats             print the statistics on stderr at exit (WARPSIM_STATS)\n"
+            "  --progress          a progress line during kernels even when stderr is not a\n"
+            "                      terminal (WARPSIM_PROGRESS=1; 0 turns it off on a terminal)\n");
 }
 
 /* Directory holding libcudart.so.13: $WARPSIM_CUDART_DIR, else lib/ next to
@@ -161,7 +163,7 @@ static int run_program(char **prog, const char *stats_json)
 int cmd_exec(int argc, char **argv)
 {
     const char *config = NULL, *sched = NULL, *mode = NULL, *stats_json = NULL;
-    int stats = 0;
+    int stats = 0, progress = 0;
     char **sets = xcalloc((size_t)argc + 1, sizeof *sets);
     size_t nsets = 0;
     int i = 0, rc = 2;
@@ -197,6 +199,8 @@ int cmd_exec(int argc, char **argv)
             sets[nsets++] = (char *)v;
         } else if (strcmp(a, "--stats") == 0) {
             stats = 1;
+        } else if (strcmp(a, "--progress") == 0) {
+            progress = 1;
         } else {
             fprintf(stderr, "warpsim exec: unknown option '%s'\n", a);
             exec_usage(stderr);
@@ -233,6 +237,8 @@ int cmd_exec(int argc, char **argv)
         setenv("WARPSIM_STATS_JSON", stats_json, 1);
     if (stats)
         setenv("WARPSIM_STATS", "1", 1);
+    if (progress)
+        setenv("WARPSIM_PROGRESS", "1", 1);
     if (nsets) {
         size_t len = 1;
         for (size_t k = 0; k < nsets; k++)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/file.h"
+#include "base/progress.h"
 #include "workload.h"
 
 int cmd_list(int argc, char **argv)
@@ -49,7 +50,7 @@ static void run_usage(FILE *out)
             "                   [--mode timing|functional] [--config preset|file]\n"
             "                   [--sched spec] [--set key=value]... [--stats]\n"
             "                   [--stats-json FILE] [--timeline FILE] [--show-config]\n"
-            "                   [--quiet]\n\n"
+            "                   [--quiet] [--progress]\n\n"
             "Runs a built-in workload (see `warpsim list`), checks its results against\n"
             "the CPU reference and prints the results: instructions, verification and, in\n"
             "timing mode, a summary of the statistics.\n\n"
@@ -66,6 +67,8 @@ static void run_usage(FILE *out)
             "  --show-config     print the configuration after the results (the keys the\n"
             "                    mode reads: functional mode reads four)\n"
             "  --quiet           print the results only (no statistics summary)\n"
+            "  --progress        show the progress line (kernel, cycle, instructions,\n"
+            "                    simulation rate) even when stderr is not a terminal\n"
             "Exit status: 0 verified, 1 failed or mismatched, 2 usage error.\n");
 }
 
@@ -79,40 +82,6 @@ static int parse_seed(const char *s, uint64_t *out)
         return -1;
     *out = v;
     return 0;
-}
-
-/* ---- progress line ----------------------------------------------------------- */
-
-struct progress {
-    double last;
-    int shown;
-};
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void progress_cb(void *ctx, uint64_t cycles, uint64_t insn, uint32_t launch)
-{
-    struct progress *p = ctx;
-    double t = now_seconds();
-    if (t - p->last < 0.25)
-        return;
-    p->last = t;
-    p->shown = 1;
-    fprintf(stderr, "\r  cycles %llu  instructions %llu  kernel %u ", (unsigned long long)cycles,
-            (unsigned long long)insn, launch);
-    fflush(stderr);
-}
-
-static void progress_end(struct progress *p)
-{
-    if (p->shown)
-        fprintf(stderr, "\r%60s\r", "");
-    p->shown = 0;
 }
 
 /* ---- Ctrl-C ------------------------------------------------------------------------ */
@@ -150,11 +119,16 @@ struct gpu_opts {
     const char *sets[256];
     uint8_t is_mode[256]; /* sets[i] is the value of --mode, not key=value */
     int nsets;
+    int progress; /* --progress: a progress line even when stderr is not a terminal */
 };
 
 static int opts_take(struct gpu_opts *o, int argc, char **argv, int *i, int *rc, const char *cmd)
 {
     const char *a = argv[*i], *v;
+    if (strcmp(a, "--progress") == 0) {
+        o->progress = 1;
+        return 1;
+    }
     if (strcmp(a, "--config") == 0 || strcmp(a, "--sched") == 0 || strcmp(a, "--set") == 0 ||
         strcmp(a, "--mode") == 0) {
         if (!(v = cli_value(argc, argv, i))) {
@@ -347,15 +321,16 @@ int cmd_run(int argc, char **argv)
         ws_gpu_free(gpu);
         return rc;
     }
-    struct progress prog = {0, 0};
-    if (isatty(fileno(stderr)))
-        ws_gpu_set_progress(gpu, progress_cb, &prog);
+    struct progress_line prog;
+    progress_line_start(&prog);
+    if (progress_wanted(o.progress))
+        ws_gpu_set_progress(gpu, progress_line_report, &prog);
 
     catch_sigint(gpu);
     char detail[1024] = "";
     int st = workload_run(gpu, we, &args, detail, sizeof detail);
     signal(SIGINT, SIG_DFL);
-    progress_end(&prog);
+    progress_line_end(&prog);
     if (st == WS_ERR_INTERRUPTED)
         fprintf(stderr, "warpsim run: interrupted: %s\n%s", detail, ws_deadlock_report(gpu));
     uint64_t warp_insn = 0, thread_insn = 0, kernels = 0;
@@ -406,12 +381,13 @@ static void compare_usage(FILE *out)
     fprintf(out,
             "usage: warpsim compare <workload[,workload...]> --sched a,b[,c...]\n"
             "                       [--config preset|file] [--size S] [--seed N]\n"
-            "                       [--set key=value]...\n\n"
+            "                       [--set key=value]... [--progress]\n\n"
             "Runs every workload under every warp scheduler (timing mode), verifies each\n"
             "run against its CPU reference, prints one line per finished run (workload,\n"
             "scheduler, verified, IPC, seconds) and then IPC normalised to the first\n"
             "scheduler, with the harmonic mean per scheduler.  A scheduler spec may carry parameters (name:key=value), so\n"
             "specs in the list are separated by ',' only before a name without '='.\n"
+            "On a terminal (or with --progress) a progress line shows the run in flight.\n"
             "Exit status: 0 all verified, 1 a run failed, 2 usage error.\n");
 }
 
@@ -517,10 +493,12 @@ int cmd_compare(int argc, char **argv)
     int failed = 0, done = 0, spec_width = 0;
     for (int s = 0; s < ns; s++)
         spec_width = (int)strlen(specs[s]) > spec_width ? (int)strlen(specs[s]) : spec_width;
-    struct progress prog = {0, 0};
+    struct progress_line prog;
+    int tty = isatty(fileno(stderr)), show = progress_wanted(o.progress);
     for (int w = 0; w < nw; w++)
         for (int s = 0; s < ns; s++) {
-            double t0 = now_seconds();
+            struct timespec ts0;
+            clock_gettime(CLOCK_MONOTONIC, &ts0);
             ws_gpu *gpu;
             if (ws_gpu_new(&gpu) != WS_OK)
                 return 1;
@@ -530,13 +508,15 @@ int cmd_compare(int argc, char **argv)
                 ws_gpu_free(gpu);
                 return rc;
             }
-            if (isatty(fileno(stderr))) {
-                fprintf(stderr, "\r  %s / %s ...%30s", wls[w], specs[s], "");
-                ws_gpu_set_progress(gpu, progress_cb, &prog);
+            progress_line_start(&prog);
+            if (show) {
+                fprintf(stderr, "%s  %s / %s ...%30s%s", tty ? "\r" : "", wls[w], specs[s], "",
+                        tty ? "" : "\n");
+                ws_gpu_set_progress(gpu, progress_line_report, &prog);
             }
             char detail[1024] = "";
             int st = workload_run(gpu, workload_find(wls[w]), &args, detail, sizeof detail);
-            progress_end(&prog);
+            progress_line_end(&prog);
             if (st != WS_OK) {
                 fprintf(stderr, "warpsim compare: %s under %s: %s: %s\n", wls[w], specs[s],
                         ws_status_name(st), detail);
@@ -546,11 +526,13 @@ int cmd_compare(int argc, char **argv)
                 ipc[w][s] = 0;
             }
             ws_gpu_free(gpu);
-            if (isatty(fileno(stderr)))
+            if (show && tty)
                 fprintf(stderr, "\r%70s\r", "");
+            struct timespec ts1;
+            clock_gettime(CLOCK_MONOTONIC, &ts1);
             printf("run %2d/%-2d  %-14s %-*s  %-8s  IPC %8.3f  %6.1f s\n", ++done, nw * ns, wls[w],
                    spec_width, specs[s], st == WS_OK ? "verified" : "FAILED", ipc[w][s],
-                   now_seconds() - t0);
+                   (double)(ts1.tv_sec - ts0.tv_sec) + (double)(ts1.tv_nsec - ts0.tv_nsec) * 1e-9);
             fflush(stdout);
         }
     printf("\n");

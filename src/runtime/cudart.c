@@ -109,6 +109,8 @@ ws_gpu *rt_gpu(const char *fn)
             rt_g.stats_json = xstrdup(v);
         v = getenv("WARPSIM_STATS");
         rt_g.stats_print = v && *v && strcmp(v, "0") != 0;
+        v = getenv("WARPSIM_PROGRESS");
+        int progress = v && *v ? strcmp(v, "0") != 0 : progress_wanted(0);
         if (ws_gpu_new(&rt_g.gpu) != WS_OK) {
             rt_g.gpu = NULL;
             rt_g.init_rc = cudaErrorInitializationError;
@@ -116,6 +118,9 @@ ws_gpu *rt_gpu(const char *fn)
             ws_gpu_free(rt_g.gpu);
             rt_g.gpu = NULL;
             rt_g.init_rc = cudaErrorInitializationError;
+        } else if (progress) {
+            progress_line_start(&rt_g.progress);
+            ws_gpu_set_progress(rt_g.gpu, progress_line_report, &rt_g.progress);
         }
     }
     if (!rt_g.gpu) {

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/progress.h"
 #include "runtime/cuda_types.h"
 #include "runtime/rt.h"
 #include "warpsim.h"
@@ -67,6 +68,7 @@ struct rt_state {
     char *stats_json;
     char *failure;        /* first failed launch's message: stats status "failed" */
     int stats_print;
+    struct progress_line progress; /* shown while kernels run (WARPSIM_PROGRESS) */
 };
 
 /* The one process-wide runtime state (cudart.c). */

@@ -61,6 +61,7 @@ static cudaError_t launch(struct rt_func *f, dim3 grid, dim3 block, void **args,
     rt_managed_push(gpu);
     int st = ws_launch(f->fb->mod, f->name, ws_dim(grid.x, grid.y, grid.z),
                        ws_dim(block.x, block.y, block.z), (uint32_t)shmem, args);
+    progress_line_end(&rt_g.progress); /* the program's own output may follow */
     rt_managed_pull(gpu);
     if (st != WS_OK) {
         cudaError_t rc2 = rt_from_ws(st);

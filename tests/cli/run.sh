@@ -138,6 +138,11 @@ expect run-bad-config 2 "--config nosuch: .*neither a preset" -- "$ws" run vecad
 expect run-bad-sched 2 "unknown warp scheduler 'nosuch' \\(known: .*gto.*lrr" -- "$ws" run vecadd --sched nosuch
 expect run-bad-set-value 2 "sm.count" -- "$ws" run vecadd --set sm.count=0
 tmp=$(mktemp -d)
+# progress: quiet off a terminal unless asked; --progress reports kernel,
+# cycle, instructions and the simulation rate
+reject run-no-progress 'insn/s' -- "$ws" run memc --config daws --quiet
+expect run-progress 0 '^  kernel 1  cycle 65536  instructions [0-9]+  [0-9.]+ M insn/s' -- "$ws" run memc --config daws --quiet --progress
+expect compare-progress 0 '^  kernel 1  cycle 65536  instructions' -- "$ws" compare memc --sched gto --config daws --progress
 expect run-stats-json 0 'verification  PASSED' -- "$ws" run vecadd --quiet --stats-json "$tmp/s.json" --timeline "$tmp/t.csv"
 expect stats-json-content 0 '"gpu_sim_cycle": [1-9]' -- cat "$tmp/s.json"
 expect stats-json-kernels 0 '"kernels": \[' -- cat "$tmp/s.json"
