@@ -6,7 +6,8 @@
 # printed when the build is configured.  The last line counts both builds:
 # "N passed, M failed, K skipped".  When clang is installed, an optimised
 # clang build (build-clang/) and its tests run too, so the code stays
-# warning-free under both compilers; they count in the last line.
+# warning-free under both compilers, then a 15-second run of each libFuzzer
+# target (scripts/fuzz.sh, build-fuzz/); they count in the last line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -49,8 +50,20 @@ if [ -n "$clang" ]; then
   cmake --build build-clang -j"$jobs" || status=1
   tests "clang build" build-clang
   builds="all three builds"
+  # a short run of every libFuzzer target (scripts/fuzz.sh); each counts as a test
+  echo "== fuzz smoke run (scripts/fuzz.sh --time 15)"
+  fuzz_rc=0
+  fuzz_out=$(scripts/fuzz.sh --time 15) || fuzz_rc=$?
+  echo "$fuzz_out"
+  if [ "$fuzz_rc" = 77 ]; then
+    skipped=$((skipped + 1))
+  else
+    passed=$((passed + $(grep -c 'no crash$' <<<"$fuzz_out" || true)))
+    failed=$((failed + $(grep -c 'FAILED' <<<"$fuzz_out" || true)))
+    [ "$fuzz_rc" = 0 ] || status=1
+  fi
 else
-  echo "== clang not installed: the clang build is left out"
+  echo "== clang not installed: the clang build and the fuzz smoke run are left out"
 fi
 echo "== $builds"
 echo "$passed passed, $failed failed, $skipped skipped"

@@ -293,12 +293,14 @@ static void kernel_scratch(struct sm *sm)
     }
     if (total)
         memset(sm->scratch, 0, total);
-    char *at = sm->scratch;
-    sm->cls_kinfo.scratch = sm->cls_kinfo.scratch_size ? at : NULL;
+    /* offsets, not pointer arithmetic: sm->scratch is NULL while no policy
+     * has asked for scratch */
+    size_t at = 0;
+    sm->cls_kinfo.scratch = sm->cls_kinfo.scratch_size ? sm->scratch + at : NULL;
     at += scratch_bytes(sm->cls_kinfo.scratch_size);
     for (uint32_t u = 0; u < sm->nunits; u++) {
         struct sm_sched_unit *U = &sm->units[u];
-        U->kinfo.scratch = U->kinfo.scratch_size ? at : NULL;
+        U->kinfo.scratch = U->kinfo.scratch_size ? sm->scratch + at : NULL;
         at += scratch_bytes(U->kinfo.scratch_size);
     }
 }
