@@ -59,6 +59,8 @@ add_dependencies(warpsim cudart13 cudart12 cudart11)
 target_link_libraries(cuda_test_fatbin PRIVATE warpsim_fatbin)
 # the runtime's copy and set calls with hostile pointers, through the real library
 target_link_libraries(cuda_test_cudart_memory PRIVATE cudart13)
+# sticky kernel faults, stream and event handles, through the real library
+target_link_libraries(cuda_test_cudart_errors PRIVATE cudart13)
 
 # CUDA programs of tests/cuda, built with nvcc and run through `warpsim exec`
 find_program(NVCC nvcc PATHS /usr/local/cuda/bin)

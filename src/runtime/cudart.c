@@ -100,6 +100,11 @@ static int configure(ws_gpu *gpu)
     return WS_OK;
 }
 
+cudaError_t rt_gpu_status(void)
+{
+    return rt_g.sticky ? rt_g.sticky : rt_g.init_rc;
+}
+
 ws_gpu *rt_gpu(const char *fn)
 {
     if (!rt_g.inited) {
@@ -125,6 +130,13 @@ ws_gpu *rt_gpu(const char *fn)
     }
     if (!rt_g.gpu) {
         rt_error(rt_g.init_rc, fn, "the simulated GPU could not be initialised (see above)");
+        return NULL;
+    }
+    if (rt_g.sticky) {
+        rt_error(rt_g.sticky, fn,
+                 "the device is unusable after an earlier kernel fault (%s); as in CUDA this "
+                 "error stays until cudaDeviceReset",
+                 cudaGetErrorName(rt_g.sticky));
         return NULL;
     }
     return rt_g.gpu;
@@ -201,7 +213,7 @@ cudaError_t rt_load_fatbin(struct rt_fatbin *fb, const char *fn)
         return fb->load_rc;
     ws_gpu *gpu = rt_gpu(fn);
     if (!gpu)
-        return rt_g.init_rc;
+        return rt_gpu_status();
     fb->tried = 1;
     struct err e;
     err_clear(&e);

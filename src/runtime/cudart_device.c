@@ -3,6 +3,7 @@
  * only device; streams run in order and synchronously; events record the
  * simulated time. */
 #include "runtime/rt.h"
+#include "runtime/cudart_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,7 +98,7 @@ RT_EXPORT cudaError_t cudaSetDevice(int device)
     if (device != 0)
         return rt_error(cudaErrorInvalidDevice, "cudaSetDevice",
                         "device %d does not exist (warpsim simulates device 0 only)", device);
-    return rt_gpu("cudaSetDevice") ? cudaSuccess : cudaErrorInitializationError;
+    return rt_gpu("cudaSetDevice") ? cudaSuccess : rt_gpu_status();
 }
 
 RT_EXPORT cudaError_t cudaGetDevice(int *device)
@@ -133,8 +134,8 @@ RT_EXPORT cudaError_t cudaChooseDevice(int *device, const void *prop)
 
 RT_EXPORT cudaError_t cudaDeviceSynchronize(void)
 {
-    if (!rt_gpu("cudaDeviceSynchronize"))
-        return cudaErrorInitializationError;
+    if (!rt_g.sticky && !rt_gpu("cudaDeviceSynchronize"))
+        return rt_gpu_status();
     return rt_take_pending();
 }
 
@@ -146,6 +147,7 @@ RT_EXPORT cudaError_t cudaThreadSynchronize(void)
 RT_EXPORT cudaError_t cudaDeviceReset(void)
 {
     rt_reset_memory();
+    rt_g.pending = rt_g.sticky = cudaSuccess; /* a new context */
     return cudaSuccess;
 }
 
@@ -188,7 +190,7 @@ RT_EXPORT cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
         return rt_error(cudaErrorInvalidDevice, fn, "device %d does not exist", device);
     ws_gpu *gpu = rt_gpu(fn);
     if (!gpu)
-        return cudaErrorInitializationError;
+        return rt_gpu_status();
     const struct gpu_config *c = &gpu->config;
     int v;
     switch (attr) {
@@ -266,7 +268,7 @@ static cudaError_t props_check(const void *prop, int device, ws_gpu **gpu)
     if (device != 0)
         return rt_error(cudaErrorInvalidDevice, fn, "device %d does not exist", device);
     *gpu = rt_gpu(fn);
-    return *gpu ? cudaSuccess : cudaErrorInitializationError;
+    return *gpu ? cudaSuccess : rt_gpu_status();
 }
 
 cudaError_t rt_props13(struct cudaDeviceProp *prop, int device)
@@ -321,6 +323,44 @@ cudaError_t rt_props_legacy(struct cudart_legacy_prop_head *prop, int device)
     return cudaSuccess;
 }
 
+/* ---- handles ------------------------------------------------------------------- */
+
+/* Streams and events are checked against the handles created and not yet
+ * destroyed, so a stale or made-up handle is an error, as in CUDA, rather
+ * than a pointer the runtime would follow. */
+static size_t handle_find(void *const *set, size_t n, const void *h)
+{
+    for (size_t i = 0; i < n; i++)
+        if (set[i] == h)
+            return i;
+    return n;
+}
+
+static void handle_drop(void **set, size_t *n, size_t i)
+{
+    set[i] = set[--*n];
+}
+
+#define RT_STREAM_LEGACY ((const void *)0x1)     /* cudaStreamLegacy */
+#define RT_STREAM_PER_THREAD ((const void *)0x2) /* cudaStreamPerThread */
+
+cudaError_t rt_check_stream(const void *stream, const char *fn)
+{
+    if (!stream || stream == RT_STREAM_LEGACY || stream == RT_STREAM_PER_THREAD ||
+        handle_find(rt_g.streams, rt_g.nstreams, stream) < rt_g.nstreams)
+        return cudaSuccess;
+    return rt_error(cudaErrorInvalidResourceHandle, fn,
+                    "stream %p was not created by cudaStreamCreate or was destroyed", stream);
+}
+
+cudaError_t rt_check_event(const void *event, const char *fn)
+{
+    if (event && handle_find(rt_g.events, rt_g.nevents, event) < rt_g.nevents)
+        return cudaSuccess;
+    return rt_error(cudaErrorInvalidResourceHandle, fn,
+                    "event %p was not created by cudaEventCreate or was destroyed", event);
+}
+
 /* ---- streams ------------------------------------------------------------------- */
 
 struct cudart_stream {
@@ -336,6 +376,7 @@ RT_EXPORT cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsign
     struct cudart_stream *s = xcalloc(1, sizeof *s);
     s->flags = flags;
     s->priority = priority;
+    *ARRAY_PUSH(rt_g.streams, rt_g.nstreams, rt_g.streams_cap) = s;
     *pStream = s;
     return cudaSuccess;
 }
@@ -352,14 +393,20 @@ RT_EXPORT cudaError_t cudaStreamCreate(cudaStream_t *pStream)
 
 RT_EXPORT cudaError_t cudaStreamDestroy(cudaStream_t stream)
 {
+    size_t i = handle_find(rt_g.streams, rt_g.nstreams, stream);
+    if (i == rt_g.nstreams)
+        return rt_error(cudaErrorInvalidResourceHandle, "cudaStreamDestroy",
+                        "stream %p was not created by cudaStreamCreate or was destroyed",
+                        (void *)stream);
+    handle_drop(rt_g.streams, &rt_g.nstreams, i);
     free(stream);
     return cudaSuccess;
 }
 
 RT_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 {
-    (void)stream;
-    return rt_take_pending();
+    cudaError_t rc = rt_check_stream(stream, "cudaStreamSynchronize");
+    return rc != cudaSuccess ? rc : rt_take_pending();
 }
 
 RT_EXPORT cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream)
@@ -369,15 +416,15 @@ RT_EXPORT cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream)
 
 RT_EXPORT cudaError_t cudaStreamQuery(cudaStream_t stream)
 {
-    (void)stream;
-    return cudaSuccess;
+    return rt_check_stream(stream, "cudaStreamQuery");
 }
 
 RT_EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
                                           unsigned flags)
 {
-    (void)stream, (void)event, (void)flags;
-    return cudaSuccess;
+    (void)flags;
+    cudaError_t rc = rt_check_stream(stream, "cudaStreamWaitEvent");
+    return rc != cudaSuccess ? rc : rt_check_event(event, "cudaStreamWaitEvent");
 }
 
 /* ---- events -------------------------------------------------------------------- */
@@ -393,6 +440,7 @@ RT_EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned flag
     if (!event)
         return rt_error(cudaErrorInvalidValue, "cudaEventCreate", "event is NULL");
     *event = xcalloc(1, sizeof **event);
+    *ARRAY_PUSH(rt_g.events, rt_g.nevents, rt_g.events_cap) = *event;
     return cudaSuccess;
 }
 
@@ -403,15 +451,21 @@ RT_EXPORT cudaError_t cudaEventCreate(cudaEvent_t *event)
 
 RT_EXPORT cudaError_t cudaEventDestroy(cudaEvent_t event)
 {
+    cudaError_t rc = rt_check_event(event, "cudaEventDestroy");
+    if (rc != cudaSuccess)
+        return rc;
+    handle_drop(rt_g.events, &rt_g.nevents, handle_find(rt_g.events, rt_g.nevents, event));
     free(event);
     return cudaSuccess;
 }
 
 RT_EXPORT cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 {
-    (void)stream;
-    if (!event)
-        return rt_error(cudaErrorInvalidResourceHandle, "cudaEventRecord", "event is NULL");
+    cudaError_t rc = rt_check_event(event, "cudaEventRecord");
+    if (rc == cudaSuccess)
+        rc = rt_check_stream(stream, "cudaEventRecord");
+    if (rc != cudaSuccess)
+        return rc;
     event->recorded = 1;
     event->ms = rt_now_ms();
     return cudaSuccess;
@@ -431,16 +485,12 @@ RT_EXPORT cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t s
 
 RT_EXPORT cudaError_t cudaEventQuery(cudaEvent_t event)
 {
-    if (!event)
-        return rt_error(cudaErrorInvalidResourceHandle, "cudaEventQuery", "event is NULL");
-    return cudaSuccess;
+    return rt_check_event(event, "cudaEventQuery");
 }
 
 RT_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t event)
 {
-    if (!event)
-        return rt_error(cudaErrorInvalidResourceHandle, "cudaEventSynchronize", "event is NULL");
-    return cudaSuccess;
+    return rt_check_event(event, "cudaEventSynchronize");
 }
 
 RT_EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
@@ -448,8 +498,11 @@ RT_EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEve
     const char *fn = "cudaEventElapsedTime";
     if (!ms)
         return rt_error(cudaErrorInvalidValue, fn, "ms is NULL");
-    if (!start || !end)
-        return rt_error(cudaErrorInvalidResourceHandle, fn, "event is NULL");
+    cudaError_t rc = rt_check_event(start, fn);
+    if (rc == cudaSuccess)
+        rc = rt_check_event(end, fn);
+    if (rc != cudaSuccess)
+        return rc;
     if (!start->recorded || !end->recorded)
         return rt_error(cudaErrorInvalidResourceHandle, fn, "event was not recorded");
     *ms = (float)(end->ms - start->ms);

@@ -65,6 +65,9 @@ struct rt_state {
     struct rt_launch_cfg cfg[RT_CFG_MAX];
     size_t ncfg;
     cudaError_t pending;  /* kernel fault, reported by the next synchronize */
+    cudaError_t sticky;   /* that fault: every later device call fails with it */
+    void **streams, **events; /* created and not destroyed */
+    size_t nstreams, streams_cap, nevents, events_cap;
     char *stats_json;
     char *failure;        /* first failed launch's message: stats status "failed" */
     int stats_print;

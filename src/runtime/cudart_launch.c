@@ -44,9 +44,14 @@ RT_EXPORT cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim,
 }
 
 static cudaError_t launch(struct rt_func *f, dim3 grid, dim3 block, void **args, size_t shmem,
-                          const char *fn)
+                          cudaStream_t stream, const char *fn)
 {
-    cudaError_t rc = rt_load_fatbin(f->fb, fn);
+    cudaError_t rc = rt_check_stream(stream, fn);
+    if (rc != cudaSuccess)
+        return rc;
+    if (!rt_gpu(fn))
+        return rt_gpu_status();
+    rc = rt_load_fatbin(f->fb, fn);
     if (rc != cudaSuccess)
         return rt_error(rc, fn, NULL);
     ws_gpu *gpu = rt_g.gpu;
@@ -66,7 +71,7 @@ static cudaError_t launch(struct rt_func *f, dim3 grid, dim3 block, void **args,
     if (st != WS_OK) {
         cudaError_t rc2 = rt_from_ws(st);
         if (st == WS_ERR_FAULT || st == WS_ERR_DEADLOCK)
-            rt_g.pending = rc2;
+            rt_g.pending = rt_g.sticky = rc2;
         if (!rt_g.failure) {
             char why[ERR_MSG_MAX + 128];
             snprintf(why, sizeof why, "kernel %s: %s", f->name, ws_last_error(gpu));
@@ -79,9 +84,8 @@ static cudaError_t launch(struct rt_func *f, dim3 grid, dim3 block, void **args,
 
 cudaError_t rt_take_pending(void)
 {
-    cudaError_t e = rt_g.pending;
     rt_g.pending = cudaSuccess;
-    return e;
+    return rt_g.sticky;
 }
 
 RT_EXPORT cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *func)
@@ -97,11 +101,10 @@ RT_EXPORT cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *func)
 RT_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
                                          void **args, size_t sharedMem, cudaStream_t stream)
 {
-    (void)stream;
     if (!kernel)
         return rt_error(cudaErrorInvalidDeviceFunction, "__cudaLaunchKernel",
                         "launch of an unregistered kernel");
-    return launch(kernel, gridDim, blockDim, args, sharedMem, "cudaLaunchKernel");
+    return launch(kernel, gridDim, blockDim, args, sharedMem, stream, "cudaLaunchKernel");
 }
 
 RT_EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
@@ -113,12 +116,11 @@ RT_EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim,
 RT_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
                                        void **args, size_t sharedMem, cudaStream_t stream)
 {
-    (void)stream;
     struct rt_func *f = rt_find_func(func);
     if (!f)
         return rt_error(cudaErrorInvalidDeviceFunction, "cudaLaunchKernel",
                         "no kernel registered for host function %p", func);
-    return launch(f, gridDim, blockDim, args, sharedMem, "cudaLaunchKernel");
+    return launch(f, gridDim, blockDim, args, sharedMem, stream, "cudaLaunchKernel");
 }
 
 RT_EXPORT cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,

@@ -57,7 +57,7 @@ RT_EXPORT cudaError_t cudaMalloc(void **devPtr, size_t size)
 {
     ws_gpu *gpu = rt_gpu("cudaMalloc");
     if (!gpu)
-        return rt_g.init_rc;
+        return rt_gpu_status();
     if (!devPtr)
         return rt_error(cudaErrorInvalidValue, "cudaMalloc", "devPtr is NULL");
     ws_devptr p;
@@ -93,7 +93,7 @@ RT_EXPORT cudaError_t cudaFree(void *devPtr)
         return cudaSuccess;
     ws_gpu *gpu = rt_gpu("cudaFree");
     if (!gpu)
-        return rt_g.init_rc;
+        return rt_gpu_status();
     uint64_t a = (uint64_t)(uintptr_t)devPtr;
     for (size_t i = 0; i < rt_g.nmanaged; i++)
         if (rt_g.managed[i].addr == a) {
@@ -113,7 +113,7 @@ RT_EXPORT cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned fla
     (void)flags;
     ws_gpu *gpu = rt_gpu("cudaMallocManaged");
     if (!gpu)
-        return rt_g.init_rc;
+        return rt_gpu_status();
     if (!devPtr)
         return rt_error(cudaErrorInvalidValue, "cudaMallocManaged", "devPtr is NULL");
     if (size == 0)
@@ -314,7 +314,7 @@ RT_EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, int k
 {
     ws_gpu *gpu = rt_gpu("cudaMemcpy");
     if (!gpu)
-        return rt_g.init_rc;
+        return rt_gpu_status();
     return copy_kind(gpu, dst, src, count, kind, "cudaMemcpy");
 }
 
@@ -326,8 +326,8 @@ RT_EXPORT cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count, 
 RT_EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, int kind,
                                       cudaStream_t stream)
 {
-    (void)stream;
-    return cudaMemcpy(dst, src, count, kind);
+    cudaError_t rc = rt_check_stream(stream, "cudaMemcpyAsync");
+    return rc != cudaSuccess ? rc : cudaMemcpy(dst, src, count, kind);
 }
 
 RT_EXPORT cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count, int kind,
@@ -341,7 +341,7 @@ RT_EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, si
 {
     ws_gpu *gpu = rt_gpu("cudaMemcpy2D");
     if (!gpu)
-        return rt_g.init_rc;
+        return rt_gpu_status();
     if (width > dpitch || width > spitch)
         return rt_error(cudaErrorInvalidPitchValue, "cudaMemcpy2D",
                         "width %zu exceeds a pitch (dst %zu, src %zu)", width, dpitch, spitch);
@@ -358,15 +358,15 @@ RT_EXPORT cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *sr
                                         size_t spitch, size_t width, size_t height, int kind,
                                         cudaStream_t stream)
 {
-    (void)stream;
-    return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+    cudaError_t rc = rt_check_stream(stream, "cudaMemcpy2DAsync");
+    return rc != cudaSuccess ? rc : cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
 }
 
 RT_EXPORT cudaError_t cudaMemset(void *devPtr, int value, size_t count)
 {
     ws_gpu *gpu = rt_gpu("cudaMemset");
     if (!gpu)
-        return rt_g.init_rc;
+        return rt_gpu_status();
     if (count == 0)
         return cudaSuccess;
     if (!is_device(gpu, devPtr)) {
@@ -397,22 +397,22 @@ RT_EXPORT cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count)
 RT_EXPORT cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count,
                                       cudaStream_t stream)
 {
-    (void)stream;
-    return cudaMemset(devPtr, value, count);
+    cudaError_t rc = rt_check_stream(stream, "cudaMemsetAsync");
+    return rc != cudaSuccess ? rc : cudaMemset(devPtr, value, count);
 }
 
 RT_EXPORT cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count,
                                            cudaStream_t stream)
 {
-    (void)stream;
-    return cudaMemset(devPtr, value, count);
+    cudaError_t rc = rt_check_stream(stream, "cudaMemsetAsync");
+    return rc != cudaSuccess ? rc : cudaMemset(devPtr, value, count);
 }
 
 RT_EXPORT cudaError_t cudaMemGetInfo(size_t *freeMem, size_t *totalMem)
 {
     ws_gpu *gpu = rt_gpu("cudaMemGetInfo");
     if (!gpu)
-        return rt_g.init_rc;
+        return rt_gpu_status();
     uint64_t total = gpu->mem.limit, used = gpu->mem.used;
     if (freeMem)
         *freeMem = (size_t)(total > used ? total - used : 0);
@@ -509,8 +509,8 @@ RT_EXPORT cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *sr
 RT_EXPORT cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count,
                                               size_t offset, int kind, cudaStream_t stream)
 {
-    (void)stream;
-    return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+    cudaError_t rc = rt_check_stream(stream, "cudaMemcpyToSymbolAsync");
+    return rc != cudaSuccess ? rc : cudaMemcpyToSymbol(symbol, src, count, offset, kind);
 }
 
 RT_EXPORT cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count,
@@ -541,8 +541,8 @@ RT_EXPORT cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, s
 RT_EXPORT cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count,
                                                 size_t offset, int kind, cudaStream_t stream)
 {
-    (void)stream;
-    return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+    cudaError_t rc = rt_check_stream(stream, "cudaMemcpyFromSymbolAsync");
+    return rc != cudaSuccess ? rc : cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
 }
 
 RT_EXPORT cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width,
@@ -562,8 +562,8 @@ RT_EXPORT cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t
 RT_EXPORT cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width,
                                         size_t height, cudaStream_t stream)
 {
-    (void)stream;
-    return cudaMemset2D(devPtr, pitch, value, width, height);
+    cudaError_t rc = rt_check_stream(stream, "cudaMemset2DAsync");
+    return rc != cudaSuccess ? rc : cudaMemset2D(devPtr, pitch, value, width, height);
 }
 
 /* cudaPointerAttributes as CUDA 11+ lays it out. */
@@ -582,7 +582,7 @@ RT_EXPORT cudaError_t cudaPointerGetAttributes(struct rt_pointer_attributes *att
         return rt_error(cudaErrorInvalidValue, "cudaPointerGetAttributes", "attr is NULL");
     ws_gpu *gpu = rt_gpu("cudaPointerGetAttributes");
     if (!gpu)
-        return rt_g.init_rc;
+        return rt_gpu_status();
     uint64_t a = (uint64_t)(uintptr_t)ptr;
     /* only the fields CUDA 11-13 share: CUDA 13 added reserved[8] */
     attr->type = 0;

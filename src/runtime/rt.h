@@ -22,20 +22,35 @@ cudaError_t rt_error(cudaError_t code, const char *fn, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* The simulated GPU, created and configured on first use; NULL (and an error
- * recorded) when the configuration given through the environment is invalid. */
+ * recorded) when the configuration given through the environment is invalid,
+ * or when an earlier kernel fault left the device unusable (sticky error). */
 ws_gpu *rt_gpu(const char *fn);
+/* What a call returns when rt_gpu gave NULL: the sticky error, else the
+ * initialisation error. */
+cudaError_t rt_gpu_status(void);
+
+/* cudaSuccess for the default streams (0, cudaStreamLegacy,
+ * cudaStreamPerThread) and for streams created and not yet destroyed;
+ * otherwise records cudaErrorInvalidResourceHandle for fn and returns it.
+ * The same for events (NULL is invalid). */
+cudaError_t rt_check_stream(const void *stream, const char *fn);
+cudaError_t rt_check_event(const void *event, const char *fn);
 
 /* Free every allocation (cudaDeviceReset). */
 void rt_reset_memory(void);
 
-/* The fault of the last failed kernel not yet reported by a synchronize
- * call (cudaSuccess if none); clears it. */
+/* What a synchronize call returns: the fault of the last failed kernel (once
+ * reported it stays: as CUDA's illegal-address and launch-failure errors, it
+ * is sticky until cudaDeviceReset), else cudaSuccess. */
 cudaError_t rt_take_pending(void);
 
 /* cudaGetDeviceProperties for CUDA 13 programs, and for CUDA 11/12 programs
  * (only the leading fields their layouts share are written). */
 cudaError_t rt_props13(struct cudaDeviceProp *prop, int device);
 cudaError_t rt_props_legacy(struct cudart_legacy_prop_head *prop, int device);
+
+/* The error's name, as the exported cudaGetErrorName (cudart_device.c). */
+const char *cudaGetErrorName(cudaError_t error);
 
 /* Simulated time in milliseconds since the GPU was created. */
 double rt_now_ms(void);
