@@ -66,7 +66,8 @@ target_link_libraries(cuda_test_cudart_errors PRIVATE cudart13)
 find_program(NVCC nvcc PATHS /usr/local/cuda/bin)
 set(WS_CUDA_PROGRAMS
   "api_basic:api_basic.cu"
-  "multi:multi_main.cu,multi_a.cu,multi_b.cu")
+  "multi:multi_main.cu,multi_a.cu,multi_b.cu"
+  "spin:spin.cu")
 if(WS_SANITIZE)
   execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libasan.so
                   OUTPUT_VARIABLE WS_ASAN_RUNTIME OUTPUT_STRIP_TRAILING_WHITESPACE)
@@ -98,6 +99,12 @@ if(NVCC)
     endif()
   endforeach()
   add_custom_target(cuda_programs ALL DEPENDS ${WS_CUDA_BINS})
+  # Ctrl-C during a kernel of a program under `warpsim exec`
+  add_test(NAME cuda/sigint COMMAND ${PROJECT_SOURCE_DIR}/tests/cuda/sigint.sh
+           $<TARGET_FILE:warpsim> ${WS_CUDA_OUT}/spin)
+  if(WS_SANITIZE)
+    set_tests_properties(cuda/sigint PROPERTIES ENVIRONMENT "LD_PRELOAD=${WS_ASAN_RUNTIME}")
+  endif()
 else()
   # registered all the same, so that ctest reports it as skipped (exit 77)
   set(why "nvcc not found: cuda/programs is skipped (the CUDA test programs are not built; the fatbinary parser is still tested on tests/cuda/fixtures)")

@@ -504,8 +504,10 @@ int ws_launch(ws_module *mod, const char *kernel, ws_dim3 grid, ws_dim3 block,
         if (v->offset + v->size <= f->param_bytes)
             memcpy(pbuf + v->offset, args[i], v->size);
     }
-    struct func_env env = {&gpu->mem, gpu->out ? gpu->out : stdout, gpu->cfg, &gpu->stats,
-                           gpu->trace_fn, gpu->trace_ctx};
+    struct func_env env = {&gpu->mem,     gpu->out ? gpu->out : stdout,
+                           gpu->cfg,      &gpu->stats,
+                           gpu->trace_fn, gpu->trace_ctx,
+                           gpu->interrupt};
     struct func_kernel k;
     uint32_t g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
     func_kernel_init(&k, &env, pm, mod->an, fi, g, b, dynamic_shared_bytes, pbuf,

@@ -16,6 +16,7 @@
 #ifndef WS_FUNC_FUNC_H
 #define WS_FUNC_FUNC_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -59,6 +60,7 @@ struct func_env {
     struct func_stats *stats;
     func_trace_fn trace_fn; /* NULL: none */
     void *trace_ctx;
+    const volatile sig_atomic_t *interrupt; /* set (Ctrl-C): stop at the next check; NULL: none */
 };
 
 enum simt_type { SIMT_NORMAL = 0, SIMT_CALL = 1 };

@@ -1,6 +1,7 @@
 /* launch.c: the functional driver — runs a launch's CTAs one after another;
  * inside a CTA the warps take turns, each running until it waits at a
- * barrier or finishes.  Detects barrier deadlocks and runaway kernels. */
+ * barrier or finishes.  Detects barrier deadlocks and runaway kernels, and
+ * stops at the interrupt flag (Ctrl-C), naming where it stopped. */
 #include "func/func.h"
 
 #include <inttypes.h>
@@ -51,6 +52,16 @@ int func_run_kernel(struct func_kernel *k, struct err *e)
                     if (k->env->trace_fn)
                         k->env->trace_fn(k->env->trace_ctx, k, &c, w, &t);
                     progress = 1;
+                    if (k->env->interrupt && *k->env->interrupt && (k->warp_insn & 1023) == 0) {
+                        rc = err_set(e, WS_ERR_INTERRUPTED,
+                                     "kernel '%s' interrupted after %" PRIu64
+                                     " warp instructions: CTA (%u,%u,%u) of %" PRIu64
+                                     ", warp %u at PC %u (line %u)",
+                                     k->m->funcs[k->func].name, k->warp_insn, c.ctaid[0],
+                                     c.ctaid[1], c.ctaid[2], nctas, i, t.pc,
+                                     k->m->insts[t.pc].line);
+                        break;
+                    }
                     if (limit && k->warp_insn > limit) {
                         rc = err_set(e, WS_ERR_DEADLOCK,
                                      "kernel '%s' exceeded the limit of %" PRIu64

@@ -6,6 +6,7 @@
  * cudart_device.c, unsupported entry points in cudart_stubs.c. */
 #include "runtime/rt.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,6 +101,31 @@ static int configure(ws_gpu *gpu)
     return WS_OK;
 }
 
+/* Ctrl-C while a kernel runs stops it where it is (the launch reports every
+ * warp's position and the process exits 130 with partial statistics);
+ * only when the program has not installed its own handler. */
+static volatile sig_atomic_t rt_interrupt;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    rt_interrupt = 1;
+}
+
+static void catch_sigint(ws_gpu *gpu)
+{
+    struct sigaction old;
+    if (sigaction(SIGINT, NULL, &old) != 0 || old.sa_handler != SIG_DFL)
+        return;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C kills the process */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    ws_gpu_set_interrupt(gpu, &rt_interrupt);
+}
+
 cudaError_t rt_gpu_status(void)
 {
     return rt_g.sticky ? rt_g.sticky : rt_g.init_rc;
@@ -123,9 +149,12 @@ ws_gpu *rt_gpu(const char *fn)
             ws_gpu_free(rt_g.gpu);
             rt_g.gpu = NULL;
             rt_g.init_rc = cudaErrorInitializationError;
-        } else if (progress) {
-            progress_line_start(&rt_g.progress);
-            ws_gpu_set_progress(rt_g.gpu, progress_line_report, &rt_g.progress);
+        } else {
+            if (progress) {
+                progress_line_start(&rt_g.progress);
+                ws_gpu_set_progress(rt_g.gpu, progress_line_report, &rt_g.progress);
+            }
+            catch_sigint(rt_g.gpu);
         }
     }
     if (!rt_g.gpu) {
@@ -153,7 +182,9 @@ __attribute__((destructor)) static void rt_fini(void)
             if (file_out_open(&o, rt_g.stats_json, &e) != WS_OK) {
                 fprintf(stderr, "warpsim: statistics: %s\n", e.msg);
             } else if (ws_stats_write_json_status(rt_g.gpu, o.f,
-                                                  rt_g.failure ? "failed" : "complete",
+                                                  rt_g.interrupted ? "partial"
+                                                  : rt_g.failure   ? "failed"
+                                                                   : "complete",
                                                   rt_g.failure) != WS_OK) {
                 fprintf(stderr, "warpsim: error writing statistics to %s\n", rt_g.stats_json);
                 file_out_abort(&o);

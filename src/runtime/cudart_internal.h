@@ -70,6 +70,7 @@ struct rt_state {
     size_t nstreams, streams_cap, nevents, events_cap;
     char *stats_json;
     char *failure;        /* first failed launch's message: stats status "failed" */
+    int interrupted;      /* Ctrl-C stopped a kernel: stats status "partial" */
     int stats_print;
     struct progress_line progress; /* shown while kernels run (WARPSIM_PROGRESS) */
 };

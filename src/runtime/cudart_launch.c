@@ -68,6 +68,14 @@ static cudaError_t launch(struct rt_func *f, dim3 grid, dim3 block, void **args,
                        ws_dim(block.x, block.y, block.z), (uint32_t)shmem, args);
     progress_line_end(&rt_g.progress); /* the program's own output may follow */
     rt_managed_pull(gpu);
+    if (st == WS_ERR_INTERRUPTED) {
+        fprintf(stderr, "warpsim: interrupted: kernel %s: %s\n%s\n", f->name, ws_last_error(gpu),
+                ws_deadlock_report(gpu));
+        rt_g.interrupted = 1;
+        free(rt_g.failure);
+        rt_g.failure = xstrdup(ws_last_error(gpu));
+        exit(130); /* as the default SIGINT action would, but with the statistics */
+    }
     if (st != WS_OK) {
         cudaError_t rc2 = rt_from_ws(st);
         if (st == WS_ERR_FAULT || st == WS_ERR_DEADLOCK)

@@ -136,5 +136,23 @@ else
   head -3 "$tmp/int.json" 2>&1 | sed 's/^/    json: /'
 fi
 
+# the same in functional mode: where it stopped (CTA, warp, PC, line), partial statistics
+"$ws" run kmeans --mode functional --size large --quiet --stats-json "$tmp/intf.json" \
+  >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+sleep 2
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+if [ "$rc" = 130 ] &&
+   grep -Eq "interrupted after [0-9]+ warp instructions: CTA \([0-9]+,0,0\) of [0-9]+, warp [0-9]+ at PC [0-9]+ \(line [0-9]+\)" "$tmp/out" &&
+   grep -q '^  "status": "partial",' "$tmp/intf.json"; then
+  pass=$((pass + 1))
+else
+  fail=$((fail + 1))
+  echo "FAIL sigint-functional: exit $rc (wanted 130)"
+  head -5 "$tmp/out" "$tmp/err" | sed 's/^/    /'
+fi
+
 echo "cli hostile: $pass passed, $fail failed"
 [ "$fail" = 0 ]

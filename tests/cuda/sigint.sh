@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# sigint.sh: Ctrl-C during a kernel of a CUDA program run through `warpsim
+# exec`: the runtime reports where the kernel stopped, writes the statistics
+# with status "partial" and the process exits 130.
+# usage: tests/cuda/sigint.sh <warpsim> <spin program built by nvcc>
+set -u
+set -m # job control: the background job keeps SIGINT's default action (not ignored)
+ws=$1
+prog=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$ws" exec --stats-json "$tmp/s.json" -- "$prog" long >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+sleep 3
+# the program is warpsim exec's child: interrupt the whole process group's simulated program
+pkill -INT -P "$pid" 2>/dev/null || kill -INT "$pid"
+wait "$pid"
+rc=$?
+if [ "$rc" = 130 ] && grep -q "warpsim: interrupted: kernel _Z4spinyPj: kernel '_Z4spinyPj' interrupted at cycle" "$tmp/err" &&
+   grep -Eq "PC [0-9]+ \(line [0-9]+\)" "$tmp/err" && grep -q '^  "status": "partial",' "$tmp/s.json"; then
+  echo "cuda sigint: passed"
+  exit 0
+fi
+echo "FAIL cuda sigint: exit $rc (wanted 130)"
+sed 's/^/    stderr: /' "$tmp/err" | head -8
+head -3 "$tmp/s.json" 2>&1 | sed 's/^/    json: /'
+exit 1
