@@ -33,13 +33,15 @@ int mem_alloc(struct dev_mem *m, uint64_t bytes, uint64_t *out, struct err *e)
                        "device memory exhausted: %" PRIu64 " bytes requested, %" PRIu64
                        " of %" PRIu64 " bytes in use (option device_memory)",
                        bytes, m->used, m->limit);
-    /* first fit: the gap before region i starts at the end of region i-1 */
+    /* first fit: the gap before region i starts MEM_GUARD bytes after the end
+     * of region i-1 and must leave MEM_GUARD bytes before region i, so that an
+     * access just past an allocation faults instead of landing in the next */
     uint64_t at = MEM_GLOBAL_BASE;
     size_t i = 0;
     for (; i < m->nregions; i++) {
-        if (m->regions[i].base - at >= span)
+        if (m->regions[i].base - at >= span + MEM_GUARD)
             break;
-        at = m->regions[i].base + m->regions[i].span;
+        at = m->regions[i].base + m->regions[i].span + MEM_GUARD;
     }
     if (MEM_PARAM_BASE - at < span)
         return err_set(e, WS_ERR_NOMEM, "device address space exhausted (%" PRIu64 " bytes)",

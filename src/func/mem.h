@@ -23,6 +23,7 @@
 #define MEM_LOCAL_BASE 0x00007f0000000000ull
 #define MEM_WINDOW_SIZE 0x0000010000000000ull
 #define MEM_ALIGN 256u
+#define MEM_GUARD 256u /* unmapped bytes between two allocations */
 
 struct mem_region {
     uint64_t base;

@@ -221,6 +221,41 @@ static void test_memory_and_misuse(void **state)
     ws_gpu_free(NULL);
 }
 
+/* Allocations are not adjacent: a store one element past the end of a
+ * 256-byte buffer faults instead of landing in the next allocation (as
+ * compute-sanitizer would report it). */
+static void test_guard_gap(void **state)
+{
+    (void)state;
+    static const char ptx[] = ".version 7.5\n.target sm_75\n.address_size 64\n"
+                              ".visible .entry put(.param .u64 p, .param .u32 i)\n{\n"
+                              "  .reg .u64 %rd<4>;\n  .reg .u32 %r<2>;\n"
+                              "  ld.param.u64 %rd1, [p];\n  ld.param.u32 %r1, [i];\n"
+                              "  mul.wide.u32 %rd2, %r1, 4;\n  add.u64 %rd3, %rd1, %rd2;\n"
+                              "  st.global.u32 [%rd3], 7;\n  ret;\n}\n";
+    ws_gpu *gpu;
+    assert_int_equal(ws_gpu_new(&gpu), WS_OK);
+    ws_module *mod;
+    assert_int_equal(ws_module_load_string(gpu, ptx, "put.ptx", &mod), WS_OK);
+    ws_devptr a, b;
+    assert_int_equal(ws_malloc(gpu, 256, &a), WS_OK);
+    assert_int_equal(ws_malloc(gpu, 256, &b), WS_OK);
+    assert_true(b >= a + 512);
+    uint32_t i = 63;
+    void *args[] = {&a, &i};
+    assert_int_equal(ws_launch(mod, "put", ws_dim(1, 1, 1), ws_dim(1, 1, 1), 0, args), WS_OK);
+    i = 64;
+    assert_int_equal(ws_launch(mod, "put", ws_dim(1, 1, 1), ws_dim(1, 1, 1), 0, args),
+                     WS_ERR_FAULT);
+    assert_non_null(strstr(ws_last_error(gpu), "outside any allocation"));
+    /* a freed range is reused, still with its guards */
+    assert_int_equal(ws_free(gpu, a), WS_OK);
+    ws_devptr c;
+    assert_int_equal(ws_malloc(gpu, 100, &c), WS_OK);
+    assert_int_equal(c, a);
+    ws_gpu_free(gpu);
+}
+
 /* A kernel that declares no registers at all runs in both modes. */
 static void test_no_registers(void **state)
 {
@@ -249,6 +284,7 @@ int main(void)
         cmocka_unit_test(test_recursion_nested),
         cmocka_unit_test(test_options),
         cmocka_unit_test(test_memory_and_misuse),
+        cmocka_unit_test(test_guard_gap),
         cmocka_unit_test(test_no_registers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
