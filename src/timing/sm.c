@@ -796,7 +796,8 @@ void sm_dump(const struct sm *sm, FILE *out)
         if (!w->valid)
             continue;
         uint32_t act;
-        uint32_t pc = sm_warp_next_pc(w, &act);
+        /* a warp at a barrier is shown at the barrier, as the summary shows it */
+        uint32_t pc = w->at_bar ? w->fw->bar_pc : sm_warp_next_pc(w, &act);
         fprintf(out, "  SM %u slot %u (CTA slot %u, warp %u): ", sm->id, s, w->cta_slot,
                 w->fw->id);
         if (pc == PC_EXIT)

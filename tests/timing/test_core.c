@@ -313,6 +313,9 @@ static void test_deadlock_report(void **state)
     assert_non_null(strstr(ws_last_error(gpu), "no progress"));
     assert_non_null(strstr(ws_deadlock_report(gpu), "waits at barrier 0"));
     assert_non_null(strstr(ws_deadlock_report(gpu), "SM 0 slot 0"));
+    /* the report and the summary name the same place: the barrier (PC 1, line 8) */
+    assert_non_null(strstr(ws_last_error(gpu), "waits at barrier 0 (PC 1, line 8)"));
+    assert_non_null(strstr(ws_deadlock_report(gpu), "PC 1 (line 8), waits at barrier 0"));
     ws_gpu_free(gpu);
 }
 
