@@ -69,7 +69,12 @@ set(WS_CUDA_PROGRAMS
   "multi:multi_main.cu,multi_a.cu,multi_b.cu"
   "spin:spin.cu")
 if(WS_SANITIZE)
-  execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libasan.so
+  if(CMAKE_C_COMPILER_ID STREQUAL "Clang")
+    set(WS_ASAN_LIB libclang_rt.asan-x86_64.so)
+  else()
+    set(WS_ASAN_LIB libasan.so)
+  endif()
+  execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=${WS_ASAN_LIB}
                   OUTPUT_VARIABLE WS_ASAN_RUNTIME OUTPUT_STRIP_TRAILING_WHITESPACE)
 endif()
 if(NVCC)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # fuzz.sh: build the libFuzzer targets of tests/fuzz with clang (ASan + UBSan,
 # build-fuzz/) and run each for a while on seed corpora taken from the
-# repository.  A crash, sanitizer report, leak or timeout stops that target and
+# repository.  A crash, sanitizer report, leak or 60-second input stops that target and
 # leaves the input in build-fuzz/artifacts/; the script then exits 1.
 #
 # usage: scripts/fuzz.sh [--time SECONDS] [--target ptx|launch|fatbin|config]...
@@ -61,7 +61,7 @@ for t in "${targets[@]}"; do
   [ "$t" = launch ] && seed_dir=$seeds/ptx
   [ "$t" = ptx ] && seed_dir=$seeds/ptx
   log=$b/fuzz-$t.log
-  if ASAN_OPTIONS=detect_leaks=1 "$b/fuzz_$t" -max_total_time="$secs" -timeout=20 \
+  if ASAN_OPTIONS=detect_leaks=1 "$b/fuzz_$t" -max_total_time="$secs" -timeout=60 \
       -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 \
       -artifact_prefix="$b/artifacts/$t-" "$corpus" "$seed_dir" >"$log" 2>&1; then
     runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || echo '?')

@@ -88,6 +88,9 @@ static const struct cfg_key cfg_keys[] = {
            "workload at size large)"),
     K_U64("deadlock_cycles", deadlock_cycles, "100000", 1, 1000000000,
           "watchdog: core cycles with no issue and no memory progress before the run stops"),
+    K_U64("livelock_cycles", livelock_cycles, "10000000", 0, UINT64_MAX,
+          "livelock watchdog: core cycles a CTA may have warps waiting at a barrier while its "
+          "other warps run without reaching a barrier or exiting (0 = off)"),
     K_U64("timeline_interval", timeline_interval, "1000", 1, 1000000000,
           "core cycles between --timeline samples"),
     {"skip_idle_cycles", CFG_BOOL, F(skip_idle_cycles), 0, "1", 0, 1, NULL, 1,

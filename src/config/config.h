@@ -36,6 +36,7 @@ struct gpu_config {
     uint64_t local_memory_per_thread;
     uint64_t max_warp_insn;      /* per launch, 0 = unlimited */
     uint64_t deadlock_cycles;    /* watchdog: no issue and no memory progress */
+    uint64_t livelock_cycles;    /* watchdog: warps at a barrier, the others never come */
     uint64_t timeline_interval;  /* cycles between --timeline samples */
     uint32_t skip_idle_cycles;   /* jump over cycles in which nothing can happen */
 

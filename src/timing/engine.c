@@ -255,6 +255,23 @@ static int deadlock(struct timing *t, const struct timing_launch *L, uint64_t id
                    L->m->funcs[L->k->func].name, t->now, idle, t->cfg->deadlock_cycles, sum);
 }
 
+/* Warps of a CTA wait at a barrier while the CTA's other warps keep issuing
+ * without ever reaching it (e.g. a spin loop on a flag only a waiting warp
+ * would set): the deadlock watchdog never fires because something issues. */
+static int livelock(struct timing *t, const struct timing_launch *L, uint32_t sm,
+                    struct err *e)
+{
+    make_report(t, "");
+    char sum[ERR_MSG_MAX - 300];
+    sm_summary(&t->sms[sm], sum, 0, sizeof sum);
+    return err_set(e, WS_ERR_DEADLOCK,
+                   "livelock in kernel '%s' at cycle %" PRIu64 ": warps have waited at a "
+                   "barrier for over %" PRIu64 " cycles while the other warps of their CTA run "
+                   "without reaching a barrier or exiting (option livelock_cycles);%s "
+                   "(ws_deadlock_report has the full report)",
+                   L->m->funcs[L->k->func].name, t->now, t->cfg->livelock_cycles, sum);
+}
+
 static void sample_timeline(struct timing *t)
 {
     uint64_t iv = t->cfg->timeline_interval;
@@ -342,7 +359,7 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
 
     uint64_t nctas = (uint64_t)k->grid[0] * k->grid[1] * k->grid[2];
     uint64_t next_cta = 0, start = t->now, last_progress = t->now;
-    uint64_t next_report = t->cycles + TIMING_PROGRESS_EVERY;
+    uint64_t next_report = t->cycles + TIMING_PROGRESS_EVERY, next_livelock = next_report;
     uint64_t dl = t->cfg->deadlock_cycles;
     for (;;) {
         uint64_t now = t->now;
@@ -404,6 +421,14 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
         if (t->interrupt && *t->interrupt) {
             rc = interrupted(t, &L, next_cta, nctas, e);
             goto out;
+        }
+        if (t->cfg->livelock_cycles && t->cycles >= next_livelock) {
+            next_livelock = t->cycles + TIMING_PROGRESS_EVERY;
+            for (uint32_t i = 0; i < t->nsms; i++)
+                if (sm_livelocked(&t->sms[i], t->now, t->cfg->livelock_cycles) >= 0) {
+                    rc = livelock(t, &L, i, e);
+                    goto out;
+                }
         }
         if (t->progress && t->cycles >= next_report) {
             next_report = t->cycles + TIMING_PROGRESS_EVERY;

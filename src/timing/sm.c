@@ -469,6 +469,7 @@ void sm_cta_launch(struct sm *sm, uint32_t linear, uint32_t regs, uint32_t share
     c->regs = regs;
     c->shared = shared;
     c->start = now;
+    c->bar_event = now;
     c->first_finish = UINT64_MAX;
     sm->used_ctas++;
     sm->used_threads += c->threads;
@@ -558,6 +559,7 @@ static void mem_completions(struct sm *sm, uint64_t now)
 void sm_barrier_scan(struct sm *sm, uint32_t cta_slot, uint64_t now)
 {
     int released = 0;
+    sm->ctas[cta_slot].bar_event = now;
     for (uint32_t s = 0; s < sm->nslots; s++) {
         struct sm_warp *w = &sm->warps[s];
         if (w->valid && w->cta_slot == cta_slot && w->at_bar &&
@@ -829,6 +831,18 @@ void sm_dump(const struct sm *sm, FILE *out)
             fprintf(out, "pipeline: %u results in flight, ", w->pend_wb);
         fprintf(out, "age %" PRIu64 "\n", w->age);
     }
+}
+
+int32_t sm_livelocked(const struct sm *sm, uint64_t now, uint64_t limit)
+{
+    for (uint32_t cs = 0; cs < sm->nctas; cs++) {
+        if (!sm->ctas[cs].used || now - sm->ctas[cs].bar_event <= limit)
+            continue;
+        for (uint32_t s = 0; s < sm->nslots; s++)
+            if (sm->warps[s].valid && sm->warps[s].cta_slot == cs && sm->warps[s].at_bar)
+                return (int32_t)cs;
+    }
+    return -1;
 }
 
 size_t sm_summary(const struct sm *sm, char *buf, size_t len, size_t cap)

@@ -80,6 +80,7 @@ struct sm_cta {
     uint32_t warps_left;   /* slots not yet freed */
     uint32_t nwarps, threads, regs, shared;
     uint64_t start, first_finish, last_finish;
+    uint64_t bar_event;    /* last barrier arrival, release or warp exit (livelock watchdog) */
 };
 
 struct sm_pipe {
@@ -248,5 +249,8 @@ void sm_dump(const struct sm *sm, FILE *out);
 /* One-line summary of the resident warps ("CTA (x,y,z): warp 0 waits at
  * barrier 0 (PC 5, line 20); ...") appended to buf; returns the new length. */
 size_t sm_summary(const struct sm *sm, char *buf, size_t len, size_t cap);
+/* A CTA slot with warps waiting at a barrier and no barrier arrival, release
+ * or warp exit for more than `limit` cycles before `now`, or -1. */
+int32_t sm_livelocked(const struct sm *sm, uint64_t now, uint64_t limit);
 
 #endif

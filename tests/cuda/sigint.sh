@@ -9,11 +9,24 @@ ws=$1
 prog=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$ws" exec --stats-json "$tmp/s.json" -- "$prog" long >"$tmp/out" 2>"$tmp/err" &
+"$ws" exec --progress --stats-json "$tmp/s.json" -- "$prog" long >"$tmp/out" 2>"$tmp/err" &
 pid=$!
-sleep 3
-# the program is warpsim exec's child: interrupt the whole process group's simulated program
-pkill -INT -P "$pid" 2>/dev/null || kill -INT "$pid"
+# wait until the kernel runs (its first progress line), at most 120 s
+for _ in $(seq 1200); do
+  grep -q 'insn/s' "$tmp/err" && break
+  sleep 0.1
+done
+# the program is warpsim exec's child (exec itself ignores SIGINT while it waits)
+pkill -INT -P "$pid"
+# it must stop within 60 s; otherwise kill it and fail
+for _ in $(seq 600); do
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 0.1
+done
+if kill -0 "$pid" 2>/dev/null; then
+  pkill -KILL -P "$pid"
+  echo "FAIL cuda sigint: the program did not stop after SIGINT"
+fi
 wait "$pid"
 rc=$?
 if [ "$rc" = 130 ] && grep -q "warpsim: interrupted: kernel _Z4spinyPj: kernel '_Z4spinyPj' interrupted at cycle" "$tmp/err" &&

@@ -319,6 +319,47 @@ static void test_deadlock_report(void **state)
     ws_gpu_free(gpu);
 }
 
+/* A livelock: warp 1 waits at a barrier while warp 0 spins forever without
+ * reaching it.  Something issues every cycle, so the deadlock watchdog never
+ * fires; the livelock watchdog (livelock_cycles) stops it and names both. */
+static const char livelock_ptx[] =
+    ".version 7.0\n.target sm_70\n.address_size 64\n"
+    ".visible .entry spin()\n{\n.reg .b32 %r<3>;\n.reg .pred %p<2>;\n"
+    "mov.u32 %r1, %tid.x;\nsetp.lt.u32 %p1, %r1, 32;\n@%p1 bra LOOP;\n"
+    "bar.sync 0;\nret;\n"
+    "LOOP:\nadd.s32 %r2, %r2, 1;\nbra.uni LOOP;\n}\n";
+
+static void test_livelock(void **state)
+{
+    (void)state;
+    ws_gpu *gpu;
+    assert_int_equal(ws_gpu_new(&gpu), WS_OK);
+    assert_int_equal(ws_gpu_set(gpu, "mode", "timing"), WS_OK);
+    assert_int_equal(ws_gpu_set(gpu, "livelock_cycles", "200000"), WS_OK);
+    ws_module *mod;
+    assert_int_equal(ws_module_load_string(gpu, livelock_ptx, "spin.ptx", &mod), WS_OK);
+    assert_int_equal(ws_launch(mod, "spin", ws_dim(1, 1, 1), ws_dim(64, 1, 1), 0, NULL),
+                     WS_ERR_DEADLOCK);
+    const char *msg = ws_last_error(gpu);
+    assert_non_null(strstr(msg, "livelock in kernel 'spin'"));
+    assert_non_null(strstr(msg, "warp 1 waits at barrier 0 (PC 3, line 11)"));
+    assert_non_null(strstr(msg, "warp 0 at PC"));
+    uint64_t cycles = 0;
+    assert_int_equal(ws_stat(gpu, "gpu_sim_cycle", &cycles), WS_OK);
+    assert_true(cycles > 200000 && cycles < 200000 + 2 * 65536 + 1000);
+    ws_gpu_free(gpu);
+    /* 0 turns it off: the instruction budget ends the run instead */
+    assert_int_equal(ws_gpu_new(&gpu), WS_OK);
+    assert_int_equal(ws_gpu_set(gpu, "mode", "timing"), WS_OK);
+    assert_int_equal(ws_module_load_string(gpu, livelock_ptx, "spin.ptx", &mod), WS_OK);
+    assert_int_equal(ws_gpu_set(gpu, "livelock_cycles", "0"), WS_OK);
+    assert_int_equal(ws_gpu_set(gpu, "max_warp_insn", "100000"), WS_OK);
+    assert_int_equal(ws_launch(mod, "spin", ws_dim(1, 1, 1), ws_dim(64, 1, 1), 0, NULL),
+                     WS_ERR_DEADLOCK);
+    assert_non_null(strstr(ws_last_error(gpu), "max_warp_insn"));
+    ws_gpu_free(gpu);
+}
+
 static const char load_ptx[] =
     ".version 7.0\n.target sm_70\n.address_size 64\n"
     ".visible .entry ld1(.param .u64 p)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n"
@@ -423,6 +464,7 @@ int main(void)
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_skip_idle_exact),
         cmocka_unit_test(test_deadlock_report),
+        cmocka_unit_test(test_livelock),
         cmocka_unit_test(test_watchdog),
         cmocka_unit_test(test_runaway_limit),
         cmocka_unit_test(test_occupancy_limit),
