@@ -70,7 +70,11 @@ struct cfg_key {
               what ": requests one MSHR entry can merge"),                                     \
         K_U32(p ".miss_queue", fld.miss_queue, d_mq, 1, 4096, what ": miss queue entries"),       \
         K_U32(p ".latency", fld.hit_latency, d_lat, 0, LAT_MAX,                                      \
-              what ": hit latency in cycles of its clock domain")
+              what ": hit latency in cycles of its clock domain"),                              \
+        {p ".index", CFG_CHOICE, S(fld.index), "linear", 0, 0, "linear|ccws_hash|fermi", 0,      \
+         what ": set-index function: linear (line % sets), ccws_hash (the CCWS/DAWS "          \
+              "simulator's (line % sets + 7 x tag) % sets), fermi (GPGPU-Sim's Fermi XOR hash, "  \
+              "32 or 64 sets)", 0, 0}
 
 /* Defaults are the GTX480 as modelled by GPGPU-Sim 3.x (configs/GTX480,
  * SPEC-policies.md 1.3 and 1.4); configs/README.md gives the source of every
@@ -148,6 +152,12 @@ static const struct cfg_key cfg_keys[] = {
 
     /* ---- L1 caches ---- */
     K_BOOL("l1d.enabled", l1d_enabled, "1", "0: global loads bypass the L1 data cache"),
+    {"l1d.latency_on", CFG_CHOICE, S(l1d_latency_on), "all", 0, 0, "all|hits", 0,
+     "which L1D accesses pay l1d.latency: all (hits and fills) or hits (the CCWS/DAWS "
+     "simulator's -L1_HIT_LATENCY: a fill delivers its data at once)", 0, 0},
+    K_BOOL("l1d.flush", l1d_flush, "0",
+           "1: invalidate every L1D and constant cache (and the lost-locality victim tags) "
+           "when a kernel ends (GPGPU-Sim -gpgpu_flush_l1_cache)"),
     K_CACHE("l1d", l1d, "32", "128", "4", "lru", "32", "8", "8", "1", "L1 data cache"),
     K_CACHE("l1c", l1c, "64", "64", "2", "lru", "2", "32", "4", "1", "L1 constant cache"),
     K_CACHE("l1i", l1i, "4", "128", "4", "lru", "2", "32", "4", "1", "L1 instruction cache"),
@@ -169,6 +179,11 @@ static const struct cfg_key cfg_keys[] = {
     K_U32("l2.banks", l2_banks, "1", 1, 256, "banks per L2 slice"),
     K_U32("l2.ports", l2_ports, "1", 1, 64, "accesses one L2 bank serves per L2 cycle"),
     K_U32("l2.bank_queue", l2_bank_queue, "8", 1, 4096, "request queue entries per L2 bank"),
+    K_BOOL("l2.flush", l2_flush, "0",
+           "1: invalidate the L2 when a kernel ends (the CCWS/DAWS simulator's flush)"),
+    {"l2.index_addr", CFG_CHOICE, S(l2_index_addr), "channel", 0, 0, "channel|full", 0,
+     "address the L2 set index is taken from: channel (channel bits removed, GPGPU-Sim "
+     "3.2.1 and later) or full (GPGPU-Sim 3.1 and 3.2.0, the CCWS/DAWS simulator)", 0, 0},
     K_U32("l2.rop_latency", l2_rop_latency, "120", 0, LAT_MAX,
           "l2 cycles every request (hit or miss) waits between arriving at its L2 sub-partition "
           "and entering its bank queue, as GPGPU-Sim's ROP delay; a bypassed read skips it"),
@@ -698,6 +713,9 @@ static int cfg_check_cache(const struct cache_geometry *g, const char *p, struct
     if (g->assoc < 1 || g->assoc > 64)
         return err_set(e, WS_ERR_INVALID, "configuration: %s.assoc = %" PRIu32
                        " is outside 1..64", p, g->assoc);
+    if (strcmp(g->index, "fermi") == 0 && g->sets != 32 && g->sets != 64)
+        return err_set(e, WS_ERR_INVALID, "configuration: %s.index = fermi needs 32 or 64 sets, "
+                       "not %" PRIu32, p, g->sets);
     if ((uint64_t)g->sets * g->assoc > CFG_MAX_CACHE_LINES)
         return err_set(e, WS_ERR_INVALID, "configuration: %s.sets x %s.assoc = %" PRIu64
                        " lines, more than the limit of %llu", p, p,

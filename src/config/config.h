@@ -27,6 +27,7 @@ struct cache_geometry {
     uint32_t mshr_max_merge;
     uint32_t miss_queue;         /* entries */
     uint32_t hit_latency;        /* cycles of the owning clock domain */
+    char index[16];              /* set-index function: linear | ccws_hash | fermi */
 };
 
 struct gpu_config {
@@ -90,6 +91,9 @@ struct gpu_config {
     uint32_t l2_banks;           /* per sub-partition */
     uint32_t l2_ports;           /* accesses one bank serves per l2 cycle */
     uint32_t l2_bank_queue;      /* request queue entries per bank */
+    char l1d_latency_on[8];      /* "all": hits and fills pay l1d.latency; "hits": hits only */
+    uint32_t l1d_flush, l2_flush;/* invalidate at the end of every kernel */
+    char l2_index_addr[8];       /* "channel": L2 set from the channel-local address; "full" */
     uint32_t l2_rop_latency;     /* l2 cycles from arrival to the bank queue (GPGPU-Sim ROP) */
     uint32_t l2_enabled;
 

@@ -42,6 +42,11 @@ static const char *const preset_daws[] = {
     /* the last -gpgpu_cache:dl1 of the release config: L,32:128:8:L:R:m,A:16:4,4 */
     "l1d.sets=32", "l1d.line=128", "l1d.assoc=8", "l1d.policy=lru", "l1d.mshr=16",
     "l1d.mshr_merge=4", "l1d.miss_queue=4",
+    "l1d.latency=20", "l1d.latency_on=hits", /* -L1_HIT_LATENCY 20, load hits only */
+    /* the release hashes every cache's set index; it flushes the L1s at the
+     * end of a kernel (-gpgpu_flush_cache 1) and invalidates the L2 */
+    "l1d.index=ccws_hash", "l1c.index=ccws_hash", "l1i.index=ccws_hash", "l2.index=ccws_hash",
+    "l2.index_addr=full", "l1d.flush=1", "l2.flush=1",
     "l1c.sets=64", "l1c.line=64", "l1c.assoc=2",  /* 8 KB constant cache */
     "l1i.sets=4", "l1i.line=256", "l1i.assoc=4", /* N,4:256:4 */
     "mem.channels=8", "mem.subparts=1",
@@ -117,6 +122,7 @@ static const char *const preset_cawa[] = {
     "l1i.sets=4", "l1i.line=128", "l1i.assoc=4",  /* 2 KB */
     "mem.channels=6", "mem.subparts=1",
     "l2.sets=64", "l2.line=128", "l2.assoc=16", /* 64 x 16 x 6 banks = 768 KB */
+    "l2.index_addr=full", /* 3.2.0 indexes the L2 with the channel bits in */
     NULL};
 
 static const struct cfg_preset cfg_presets[] = {

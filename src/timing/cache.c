@@ -38,6 +38,9 @@ int cache_init(struct cache *c, const struct cache_geometry *g,
     c->ops = ops;
     c->sets = g->sets;
     c->assoc = g->assoc;
+    c->index = strcmp(g->index, "ccws_hash") == 0 ? CACHE_INDEX_CCWS_HASH
+               : strcmp(g->index, "fermi") == 0   ? CACHE_INDEX_FERMI
+                                                  : CACHE_INDEX_LINEAR;
     while ((1u << c->line_shift) < g->line)
         c->line_shift++;
     size_t n = (size_t)g->sets * g->assoc;
@@ -147,6 +150,37 @@ void cache_fill(struct cache *c, uint32_t set, uint32_t way)
     size_t i = (size_t)set * c->assoc + way;
     ws_assert(c->state[i] == CACHE_RESERVED);
     c->state[i] = CACHE_VALID;
+}
+
+uint32_t cache_set_index(const struct cache *c, uint64_t line)
+{
+    switch (c->index) {
+    case CACHE_INDEX_CCWS_HASH:
+        return (uint32_t)((line % c->sets + 7 * (line / c->sets)) % c->sets);
+    case CACHE_INDEX_FERMI: {
+        uint64_t a = line << c->line_shift;
+        uint32_t lower = (uint32_t)(line & 0x1f);
+        uint32_t upper = (uint32_t)((a & 0xe000) >> 13 | (a & 0x20000) >> 14 | (a & 0x80000) >> 15);
+        uint32_t set = lower ^ upper;
+        if (c->sets == 64)
+            set |= (uint32_t)((a & 0x1000) >> 7);
+        return set;
+    }
+    default:
+        return (uint32_t)(line % c->sets);
+    }
+}
+
+uint64_t cache_invalidate_all(struct cache *c)
+{
+    uint64_t n = 0;
+    for (uint32_t set = 0; set < c->sets; set++)
+        for (uint32_t way = 0; way < c->assoc; way++)
+            if (c->state[(size_t)set * c->assoc + way] == CACHE_VALID) {
+                cache_invalidate(c, set, way);
+                n++;
+            }
+    return n;
 }
 
 void cache_invalidate(struct cache *c, uint32_t set, uint32_t way)

@@ -3,9 +3,10 @@
  * constant, instruction and L2 caches.  Replacement and insertion decisions
  * are delegated to a cache_policy_ops resolved by name through the registry.
  *
- * The caller computes the set index (L1: linear line % sets; L2: the line
- * index local to its sub-partition) and passes the line address as the tag,
- * so tags are unique whatever the set mapping. */
+ * The caller computes the set index with cache_set_index (the configured
+ * function of the line number it gives: L1 the line address, L2 the line
+ * index local to its sub-partition or the full line address) and passes the
+ * line address as the tag, so tags are unique whatever the set mapping. */
 #ifndef WS_TIMING_CACHE_H
 #define WS_TIMING_CACHE_H
 
@@ -16,10 +17,13 @@
 #include "policy/cache/cache_policy.h"
 
 enum cache_line_state { CACHE_INVALID = 0, CACHE_VALID, CACHE_RESERVED };
+/* Set-index functions (cache_geometry.index). */
+enum cache_index { CACHE_INDEX_LINEAR, CACHE_INDEX_CCWS_HASH, CACHE_INDEX_FERMI };
 enum cache_probe_result { CACHE_HIT, CACHE_HIT_RESERVED, CACHE_MISS };
 
 struct cache {
     uint32_t sets, assoc, line_shift;
+    uint32_t index;      /* enum cache_index */
     uint64_t *tag;       /* [sets * assoc] line address */
     uint8_t *state;      /* enum cache_line_state */
     uint8_t *dirty, *reused;
@@ -51,6 +55,19 @@ int cache_init(struct cache *c, const struct cache_geometry *g,
                const struct cache_policy_ops *ops, const struct param_set *ps, void *priv,
                uint32_t instance, const char *what, struct err *e);
 void cache_fini(struct cache *c);
+
+/* The set of line number `line` (an address >> line_shift):
+ * linear       line % sets;
+ * ccws_hash    (line % sets + 7 x (line / sets)) % sets: the CCWS/DAWS
+ *              simulator's hash (tgrogers/ccws-2012 gpu-cache.cc, odd
+ *              multiple 7 of the tag above the set bits);
+ * fermi        GPGPU-Sim's Fermi hash (Nugteren et al., HPCA 2014): address
+ *              bits 7-11 XOR bits 13, 14, 15, 17, 19, with bit 12 on top for
+ *              64 sets (the address is line << line_shift). */
+uint32_t cache_set_index(const struct cache *c, uint64_t line);
+/* Invalidate every line (a flush without write-back timing); returns how
+ * many valid lines it dropped. */
+uint64_t cache_invalidate_all(struct cache *c);
 
 /* Look up tag in set; *way is set on HIT and HIT_RESERVED. */
 int cache_probe(const struct cache *c, uint32_t set, uint64_t tag, uint32_t *way);

@@ -438,6 +438,8 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
 out:
     if (rc != WS_OK)
         t->broken = 1;
+    else
+        memsys_kernel_end(t->ms);
     t->kernel_cycles = t->now - start;
     for (uint32_t i = 0; i < t->nsms; i++) {
         if (t->sms[i].c.cta_disparity_max_ppm > t->disp_max_ppm)

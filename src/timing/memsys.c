@@ -83,7 +83,7 @@ static void memsys_map(const struct mem_system *ms, uint64_t addr, struct addr_l
     uint32_t spc = c->subparts_per_channel;
     loc->sub = loc->channel * spc + (uint32_t)(lline % spc);
     uint64_t k = lline / spc;
-    loc->l2_set = (uint32_t)(k % c->l2.sets);
+    loc->l2_set = cache_set_index(&ms->sub[loc->sub].c, ms->l2_full_index ? line >> ms->l2_shift : k);
     loc->l2_bank = (uint32_t)(k % c->l2_banks);
     loc->dram_bank = (uint32_t)((local / c->dram_row_bytes) % c->dram_banks);
     loc->dram_row = (uint32_t)(local / ((uint64_t)c->dram_row_bytes * c->dram_banks));
@@ -161,6 +161,8 @@ static void memsys_register(struct mem_system *ms, struct stats *s)
     C(l1d_intra_warp_hits, "L1D hits on lines allocated by the same warp");
     C(l1d_inter_warp_hits, "L1D hits on lines allocated by another warp");
     C(l1d_evictions, "L1D valid lines evicted at miss time");
+    C(l1d_flushed, "L1D valid lines invalidated at kernel ends (l1d.flush)");
+    C(l2_flushed, "L2 valid lines invalidated at kernel ends (l2.flush)");
     C(l1d_writebacks, "L1D dirty (local) lines written back");
     C(l1d_vta_hits, "L1D load misses on a line the same warp lost to an eviction (victim "
                     "tags beside any policy, CCWS detection)");
@@ -318,6 +320,8 @@ int memsys_new(const struct gpu_config *cfg, const struct dev_mem *mem, struct s
     ms->l1c_shift = log2u(c->l1c.line);
     ms->l1i_shift = log2u(c->l1i.line);
     ms->l2_shift = log2u(c->l2.line);
+    ms->l2_full_index = strcmp(c->l2_index_addr, "full") == 0;
+    ms->l1d_fill_at_once = strcmp(c->l1d_latency_on, "hits") == 0;
 
     uint32_t inst_cap = c->max_warps_per_sm * 4 < 16 ? 16 : c->max_warps_per_sm * 4;
     uint64_t pool_cap = 1024;
@@ -614,3 +618,15 @@ void memsys_dump(const struct mem_system *ms, FILE *out)
     }
 }
 
+
+void memsys_kernel_end(struct mem_system *ms)
+{
+    if (ms->cfg.l1d_flush)
+        for (uint32_t i = 0; i < ms->n_sms; i++) {
+            ms->st.l1d_flushed += cache_invalidate_all(&ms->sm[i].l1d);
+            cache_invalidate_all(&ms->sm[i].l1c);
+        }
+    if (ms->cfg.l2_flush && ms->cfg.l2_enabled)
+        for (uint32_t i = 0; i < ms->n_sub; i++)
+            ms->st.l2_flushed += cache_invalidate_all(&ms->sub[i].c);
+}

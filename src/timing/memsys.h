@@ -89,4 +89,10 @@ uint64_t memsys_next_event(const struct mem_system *ms, uint64_t now);
 /* Deadlock report: print what is waiting where (queues, MSHRs). */
 void memsys_dump(const struct mem_system *ms, FILE *out);
 
+/* A kernel ended: with l1d.flush every L1D and constant cache is
+ * invalidated, with l2.flush every L2 slice (no write-back traffic is timed;
+ * device memory is functional and already current).  The lines dropped are
+ * counted in l1d_flushed / l2_flushed. */
+void memsys_kernel_end(struct mem_system *ms);
+
 #endif

@@ -74,6 +74,7 @@ struct icnt_net {
 struct memsys_counters {
     uint64_t l1d_accesses, l1d_hits, l1d_misses, l1d_hit_reserved, l1d_reservation_fails;
     uint64_t l1d_intra_warp_hits, l1d_inter_warp_hits, l1d_evictions, l1d_writebacks;
+    uint64_t l1d_flushed, l2_flushed;
     uint64_t l1d_vta_hits;
     uint64_t l1c_accesses, l1c_hits, l1c_misses, l1c_hit_reserved;
     uint64_t l1i_accesses, l1i_hits, l1i_misses;
@@ -106,6 +107,8 @@ struct mem_system {
     uint64_t core_now;          /* core cycle of the memsys_cycle() call running */
     int started;
     uint32_t l1d_shift, l1c_shift, l1i_shift, l2_shift, flit;
+    int l2_full_index;          /* l2.index_addr = full */
+    int l1d_fill_at_once;       /* l1d.latency_on = hits: fills skip l1d.latency */
     uint32_t l1i_miss_latency;
     struct memsys_counters st;
     struct policy_block pb_l1d, pb_l1c, pb_l1i, pb_l2, pb_dram;

@@ -17,7 +17,7 @@
  *   coalesces into one 128 B access (as GPGPU-Sim's local address mapping).
  * - Constant and param accesses go through the per-SM constant cache (l1c),
  *   serialised one distinct line per cycle; misses go to L2 like L1D misses.
- * - L1D: linear set index (line % sets); reserve on miss with eviction at
+ * - L1D: set index by l1d.index (cache_set_index); reserve on miss with eviction at
  *   miss time; global stores evict-on-write (write to L2, invalidate on hit),
  *   local stores write back (dirty on hit, write-through on miss), no write
  *   allocate; atomics bypass L1 and execute at L2.  Read misses fetch a whole
@@ -26,7 +26,9 @@
  *   l1d_hit_reserved (failed attempts are not accesses; they are counted in
  *   l1d_reservation_fails).  l1d_hits = intra-warp + inter-warp hits.
  *   Fills deliver data after the L1 hit latency (so an L1 miss that hits L2
- *   costs about L1 + 2 x icnt + L2 latency).
+ *   costs about L1 + 2 x icnt + L2 latency), or with l1d.latency_on = hits
+ *   at once (one cycle), as the CCWS/DAWS simulator's hit queue: only hits
+ *   wait l1d.latency there.
  * - Instruction cache: a miss costs a fixed latency of one L2 hit round trip
  *   (2 x icnt_latency + l2 hit latency, converted to core cycles) plus the
  *   L1I hit latency; instruction traffic does not enter the crossbar. */
@@ -285,7 +287,7 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
 {
     const struct mem_inst *mi = &sm->cur;
     uint64_t line = a->addr >> shift;
-    uint32_t set = (uint32_t)(line % c->sets), way;
+    uint32_t set = cache_set_index(c, line), way;
     struct cache_access ca = {.line_addr = line, .pc = mi->pc, .sm = mi->sm,
                               .warp = (int32_t)mi->slot, .warp_age = mi->age, .is_write = 0,
                               .tag = mi->policy_tag};
@@ -394,7 +396,7 @@ static int l1d_store(struct mem_system *ms, struct sm_mem *sm, const struct ldst
     struct cache *c = &sm->l1d;
     uint32_t shift = ms->l1d_shift;
     uint64_t line = a->addr >> shift;
-    uint32_t set = (uint32_t)(line % c->sets), way;
+    uint32_t set = cache_set_index(c, line), way;
     int local = a->space == ACC_LOCAL;
     int r = ms->cfg.l1d_enabled || local ? cache_probe(c, set, line << shift, &way) : CACHE_MISS;
     int need_req = !(local && r == CACHE_HIT);
@@ -515,14 +517,16 @@ static int sm_reply(struct mem_system *ms, struct sm_mem *sm, uint32_t q, uint64
     struct cache *c = l1d ? &sm->l1d : &sm->l1c;
     struct mshr_table *mt = l1d ? &sm->l1d_mshr : &sm->l1c_mshr;
     struct idx_ring *ring = l1d ? &sm->l1_ring : &sm->l1c_ring;
-    uint32_t lat = l1d ? ms->cfg.l1d.hit_latency : ms->cfg.l1c.hit_latency;
+    uint32_t lat = !l1d ? ms->cfg.l1c.hit_latency
+                   : ms->l1d_fill_at_once ? 1
+                                          : ms->cfg.l1d.hit_latency;
     uint32_t shift = l1d ? ms->l1d_shift : ms->l1c_shift;
     uint64_t line = r->addr >> shift;
     int m = mshr_find(mt, line);
     ws_assert(m >= 0);
     if (ring->cap - ring->n < mt->ntargets[m])
         return 0;
-    cache_fill(c, (uint32_t)(line % c->sets), mt->way[m]);
+    cache_fill(c, cache_set_index(c, line), mt->way[m]);
     for (uint32_t k = 0; k < mt->ntargets[m]; k++)
         ring_push_t(ring, mt->targets[(size_t)m * mt->max_merge + k], now + lat_m1(lat));
     mshr_release(mt, (uint32_t)m);
@@ -564,7 +568,7 @@ int memsys_ifetch(struct mem_system *ms, uint32_t sm, uint64_t addr, uint64_t no
     struct sm_mem *m = &ms->sm[sm];
     struct cache *c = &m->l1i;
     uint64_t line = addr >> ms->l1i_shift;
-    uint32_t set = (uint32_t)(line % c->sets), way;
+    uint32_t set = cache_set_index(c, line), way;
     int r = cache_probe(c, set, line << ms->l1i_shift, &way);
     if (r != CACHE_MISS) {
         uint64_t t = m->l1i_ready[(size_t)set * c->assoc + way];

@@ -143,6 +143,12 @@ static void test_preset_daws(void **state)
     assert_int_equal(c.l2_rop_latency, 230); /* -rop_latency 115 core cycles */
     assert_int_equal(c.l2.hit_latency, 0);
     assert_int_equal(c.dram_latency, 74); /* -dram_latency 30 core cycles */
+    assert_int_equal(c.l1d.hit_latency, 20); /* -L1_HIT_LATENCY, hits only */
+    assert_string_equal(c.l1d_latency_on, "hits");
+    assert_string_equal(c.l1d.index, "ccws_hash");
+    assert_string_equal(c.l2.index, "ccws_hash");
+    assert_string_equal(c.l2_index_addr, "full");
+    assert_true(c.l1d_flush && c.l2_flush);
 }
 
 static void test_preset_paws(void **state)
@@ -349,6 +355,7 @@ static void test_validate(void **state)
     validate_bad("dram.chunk", "64", "dram.chunk");
     validate_bad("sm.threads", "33", "sm.threads = 33 is not a multiple of 32");
     validate_bad("l2.sets", "1048576", "l2.sets x l2.assoc = 8388608 lines");
+    validate_bad("l1i.index", "fermi", "l1i.index = fermi needs 32 or 64 sets, not 4");
     struct gpu_config c;
     struct err e;
     config_defaults(&c);

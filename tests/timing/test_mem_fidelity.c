@@ -1,0 +1,123 @@
+/* test_mem_fidelity.c: memory-system details of the papers' simulators
+ * (issue 10, docs/baselines-audit.md 1.3-1.5): set-index functions (the
+ * CCWS/DAWS simulator's hash, GPGPU-Sim's Fermi hash), the kernel-boundary
+ * flush of the L1D and the L2, and an L1D latency paid by hits only. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "config/config.h"
+#include "func/mem.h"
+#include "stats/stats.h"
+#include "timing/cache.h"
+#include "timing/memsys.h"
+
+#include "timing/mem_fx.h"
+
+static uint32_t set_of(uint32_t index, uint32_t sets, uint64_t addr)
+{
+    struct cache c = {.sets = sets, .line_shift = 7, .index = index};
+    return cache_set_index(&c, addr >> 7);
+}
+
+static void test_set_index(void **state)
+{
+    (void)state;
+    /* linear: line % sets */
+    assert_int_equal(set_of(CACHE_INDEX_LINEAR, 32, (5 + 32 * 3) << 7), 5);
+    /* CCWS: (set bits + 7 x tag) % sets */
+    assert_int_equal(set_of(CACHE_INDEX_CCWS_HASH, 32, (5 + 32 * 3) << 7), (5 + 21) % 32);
+    assert_int_equal(set_of(CACHE_INDEX_CCWS_HASH, 32, (31 + 32 * 1) << 7), 6);
+    /* Fermi: bits 7-11 XOR (13, 14, 15, 17, 19); bit 12 on top with 64 sets */
+    assert_int_equal(set_of(CACHE_INDEX_FERMI, 32, 0x2000), 1);           /* bit 13 */
+    assert_int_equal(set_of(CACHE_INDEX_FERMI, 32, 0x20000 | 0x80), 8 ^ 1); /* bit 17, line 1 */
+    assert_int_equal(set_of(CACHE_INDEX_FERMI, 32, 0x80000), 16);         /* bit 19 */
+    assert_int_equal(set_of(CACHE_INDEX_FERMI, 32, 0x1000), 0);           /* bit 12 ignored */
+    assert_int_equal(set_of(CACHE_INDEX_FERMI, 64, 0x1000), 32);
+    /* a 4 KB stride: every line in set 0 when linear, spread by the hashes */
+    uint32_t used_lin = 0, used_ccws = 0, used_fermi = 0;
+    for (uint64_t k = 0; k < 32; k++) {
+        used_lin |= 1u << set_of(CACHE_INDEX_LINEAR, 32, k * 4096);
+        used_ccws |= 1u << set_of(CACHE_INDEX_CCWS_HASH, 32, k * 4096);
+        used_fermi |= 1u << set_of(CACHE_INDEX_FERMI, 32, k * 4096);
+    }
+    assert_int_equal(__builtin_popcount(used_lin), 1);
+    assert_int_equal(__builtin_popcount(used_ccws), 32); /* 7 is odd: a permutation */
+    assert_int_equal(__builtin_popcount(used_fermi), 8); /* k x 4096 < 128 K: bits 13-15 vary */
+}
+
+/* The same load three times: the second hits L1; a kernel end in between
+ * flushes it (l1d.flush) and, with l2.flush, the L2 too. */
+static void test_flush(void **state)
+{
+    (void)state;
+    for (int l2 = 0; l2 < 2; l2++) {
+        struct fx f;
+        tiny_config(&f.cfg);
+        f.cfg.l1d_flush = 1;
+        f.cfg.l2_flush = (uint32_t)l2;
+        fx_open(&f);
+        f.skip = 1;
+        struct mem_inst one = load_inst(0, 0, 0, GBASE + 4096, 1);
+        fx_run(&f, one);
+        fx_run(&f, one);
+        assert_int_equal(stat(&f, "l1d_hits"), 1);
+        memsys_kernel_end(f.ms);
+        assert_int_equal(stat(&f, "l1d_flushed"), 1);
+        assert_int_equal(stat(&f, "l2_flushed"), (uint64_t)l2);
+        fx_run(&f, one);
+        assert_int_equal(stat(&f, "l1d_hits"), 1);
+        assert_int_equal(stat(&f, "l1d_misses"), 2);
+        assert_int_equal(stat(&f, "l2_hits"), l2 ? 0 : 1);
+        assert_int_equal(stat(&f, "l2_misses"), l2 ? 2 : 1);
+        fx_close(&f);
+    }
+    /* off by default: the third load hits */
+    struct fx f;
+    tiny_config(&f.cfg);
+    fx_open(&f);
+    struct mem_inst one = load_inst(0, 0, 0, GBASE, 1);
+    fx_run(&f, one);
+    memsys_kernel_end(f.ms);
+    fx_run(&f, one);
+    assert_int_equal(stat(&f, "l1d_hits"), 1);
+    assert_int_equal(stat(&f, "l1d_flushed"), 0);
+    fx_close(&f);
+}
+
+/* l1d.latency_on = hits (the CCWS/DAWS simulator's -L1_HIT_LATENCY): a hit
+ * still takes l1d.latency, a miss no longer pays it on its fill. */
+static void test_hit_only_latency(void **state)
+{
+    (void)state;
+    uint64_t miss[2], hit[2];
+    for (int k = 0; k < 2; k++) {
+        struct fx f;
+        tiny_config(&f.cfg);
+        snprintf(f.cfg.l1d_latency_on, sizeof f.cfg.l1d_latency_on, "%s", k ? "hits" : "all");
+        fx_open(&f);
+        f.skip = 1;
+        struct mem_inst one = load_inst(0, 0, 0, GBASE + 8192, 1);
+        miss[k] = fx_run(&f, one);
+        hit[k] = fx_run(&f, one);
+        fx_close(&f);
+    }
+    assert_int_equal(hit[0], 10); /* tiny_config's l1d latency */
+    assert_int_equal(hit[1], 10);
+    assert_int_equal(miss[0] - miss[1], 10 - 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_set_index),
+        cmocka_unit_test(test_flush),
+        cmocka_unit_test(test_hit_only_latency),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
