@@ -75,7 +75,8 @@ int ws_gpu_set(ws_gpu *gpu, const char *key, const char *value);
 void ws_gpu_options(FILE *out);
 
 /* Load a configuration: a preset name (gtx480, daws, paws, lwm, medic, cawa),
- * a file of "key = value" lines, or a GPGPU-Sim gpgpusim.config. */
+ * a file of "key = value" lines, or a GPGPU-Sim gpgpusim.config (the
+ * options of which warpsim models nothing are named on stderr as warnings). */
 int ws_gpu_load_config(ws_gpu *gpu, const char *preset_or_path);
 
 /* Check the whole configuration now, as the first launch would: cross-key

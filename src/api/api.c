@@ -104,10 +104,21 @@ int ws_gpu_load_config(ws_gpu *gpu, const char *preset_or_path)
                        "timing launch",
                        preset_or_path);
     struct gpu_config nc = gpu->config;
-    int rc = config_load(&nc, preset_or_path, &gpu->err);
-    if (rc != WS_OK)
-        return rc;
-    return config_commit(gpu, &nc);
+    char *ignored = NULL;
+    int rc = config_load_ignored(&nc, preset_or_path, &ignored, &gpu->err);
+    if (rc == WS_OK)
+        rc = config_commit(gpu, &nc);
+    if (rc == WS_OK && ignored && *ignored) {
+        /* a GPGPU-Sim file: name every option warpsim does not model */
+        fprintf(stderr, "warpsim: warning: %s: GPGPU-Sim options not modelled, ignored:\n",
+                preset_or_path);
+        for (char *l = ignored, *nl; *l; l = nl + 1) {
+            nl = strchr(l, '\n');
+            fprintf(stderr, "warpsim: warning:   %.*s\n", (int)(nl - l), l);
+        }
+    }
+    free(ignored);
+    return rc;
 }
 
 void ws_gpu_print_config(const ws_gpu *gpu, FILE *out)
