@@ -145,7 +145,7 @@ int ws_synchronize(ws_gpu *gpu);
 
 /* ---- Statistics ----------------------------------------------------------- */
 
-/* Read a counter by name (e.g. "gpu_sim_insn", "warp_insn", "thread_insn",
+/* Read a counter by name (e.g. "gpu_sim_insn", "warp_insn", "simt_active_lanes",
  * "kernels_launched", and in timing mode "gpu_sim_cycle", "sched_issued" or
  * any other registered statistic; ratios are truncated), accumulated over
  * every launch on this gpu. */

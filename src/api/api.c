@@ -144,13 +144,15 @@ void ws_gpu_set_progress(ws_gpu *gpu, ws_progress_fn fn, void *ctx)
 
 static void register_func_stats(struct stats *s, const struct func_stats *f)
 {
-    stats_counter(s, "gpu_sim_insn", "thread instructions (SIMT-active lanes)",
+    stats_counter(s, "gpu_sim_insn",
+                  "thread instructions executed (lanes whose guard was true, as GPGPU-Sim)",
                   &f->gpu_sim_insn, 1, 0);
-    stats_counter(s, "gpu_tot_sim_insn", "thread instructions over every kernel",
+    stats_counter(s, "gpu_tot_sim_insn", "thread instructions executed over every kernel",
                   &f->gpu_sim_insn, 1, 0);
+    stats_counter(s, "simt_active_lanes",
+                  "SIMT-active lanes summed over warp instructions, guard-false lanes included",
+                  &f->simt_active_lanes, 1, 0);
     stats_counter(s, "warp_insn", "warp instructions", &f->warp_insn, 1, 0);
-    stats_counter(s, "thread_insn", "thread instructions whose guard was true",
-                  &f->thread_insn, 1, 0);
     stats_counter(s, "kernels_launched", "kernel launches", &f->kernels_launched, 1, 0);
     stats_counter(s, "ctas_launched", "CTAs launched", &f->ctas_launched, 1, 0);
     stats_counter(s, "warps_launched", "warps launched", &f->warps_launched, 1, 0);

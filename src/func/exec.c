@@ -587,8 +587,8 @@ int func_warp_step(struct func_cta *c, struct func_warp *w, struct func_trace *t
     struct func_stats *st = k->env->stats;
     st->warp_insn++;
     st->class_insn[pi->iclass]++;
-    st->gpu_sim_insn += popc(active);
-    st->thread_insn += popc(mask);
+    st->simt_active_lanes += popc(active);
+    st->gpu_sim_insn += popc(mask);
     k->warp_insn++;
     w->ninsn++;
 
