@@ -487,12 +487,12 @@ int ws_launch(ws_module *mod, const char *kernel, ws_dim3 grid, ws_dim3 block,
                        "ws_launch '%s': grid (%u,%u,%u) invalid: each dimension must be "
                        "nonzero (x < 2^31, y,z <= 65535)",
                        kernel, grid.x, grid.y, grid.z);
-    uint64_t smem = pm->shared_static_size + dynamic_shared_bytes;
+    uint64_t smem = f->shared_bytes + dynamic_shared_bytes;
     if (smem > GPU_MAX_SHARED_PER_CTA)
         return err_set(&gpu->err, WS_ERR_LAUNCH,
                        "ws_launch '%s': %" PRIu64 " bytes of shared memory (%" PRIu64
                        " static + %u dynamic) exceed the limit of %u per block",
-                       kernel, smem, pm->shared_static_size, dynamic_shared_bytes,
+                       kernel, smem, f->shared_bytes, dynamic_shared_bytes,
                        GPU_MAX_SHARED_PER_CTA);
     uint64_t local_limit = gpu->cfg.local_memory_per_thread;
     if (local_limit && f->local_bytes > local_limit)

@@ -306,7 +306,7 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
                        ? k->an->func_regs[k->func]
                        : timing_regs_per_thread(m, k->func);
     uint32_t regs = rpt * k->threads_per_cta;
-    uint32_t shared = (uint32_t)(m->shared_static_size + k->dyn_shared);
+    uint32_t shared = (uint32_t)(m->funcs[k->func].shared_bytes + k->dyn_shared);
     int rc = launch_fits(t, k, regs, shared, e);
     if (rc != WS_OK)
         return rc;
