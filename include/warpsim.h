@@ -119,6 +119,12 @@ const char *ws_status_name(int status);
 int ws_module_load_file(ws_gpu *gpu, const char *path, ws_module **out);
 int ws_module_load_string(ws_gpu *gpu, const char *ptx, const char *name, ws_module **out);
 
+/* Registers per thread that ptxas reports for a kernel ("Used N registers"),
+ * as GPGPU-Sim reads them: the timing model's occupancy uses it unless
+ * sm.regs_per_thread is set; without it, warpsim estimates from the PTX.
+ * Statistics kernel_regs_{configured,ptxas,estimated} count which was used. */
+int ws_module_set_regs(ws_module *mod, const char *kernel, unsigned regs);
+
 /* Device address and size of a module-level .global/.const variable. */
 int ws_module_symbol(ws_module *mod, const char *name, ws_devptr *addr, size_t *size);
 

@@ -291,6 +291,25 @@ int ws_module_load_file(ws_gpu *gpu, const char *path, ws_module **out)
     return rc;
 }
 
+int ws_module_set_regs(ws_module *mod, const char *kernel, unsigned regs)
+{
+    if (!mod)
+        return WS_ERR_INVALID;
+    ws_gpu *gpu = mod->gpu;
+    if (!kernel)
+        return err_set(&gpu->err, WS_ERR_INVALID, "ws_module_set_regs: NULL kernel");
+    uint32_t i = ptx_find_func(mod->ptx, kernel);
+    if (i == PTX_NO_INDEX || !mod->ptx->funcs[i].is_entry)
+        return err_set(&gpu->err, WS_ERR_NOT_FOUND, "%s: no kernel '%s'", mod->ptx->name,
+                       kernel);
+    if (regs < 1 || regs > 255)
+        return err_set(&gpu->err, WS_ERR_INVALID,
+                       "ws_module_set_regs '%s': %u registers per thread (expected 1 to 255)",
+                       kernel, regs);
+    mod->ptx->funcs[i].ptxas_regs = regs;
+    return WS_OK;
+}
+
 int ws_module_symbol(ws_module *mod, const char *name, ws_devptr *addr, size_t *size)
 {
     if (!mod)

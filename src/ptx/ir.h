@@ -309,6 +309,8 @@ struct ptx_func {
     uint64_t frame_param_bytes; /* per-thread bytes for .func formals/rets and
                                    call-site .param variables of this function */
     uint64_t local_bytes;  /* per-thread .local bytes of this function's frame */
+    uint32_t ptxas_regs;   /* entry: registers per thread ptxas reports (0: unknown;
+                              set by ws_module_set_regs) */
     uint64_t shared_bytes; /* entry: static shared bytes of a CTA (the variables it
                               reaches; up to the dynamic base if it uses an extern) */
     uint32_t line;         /* source line of the declaration */
