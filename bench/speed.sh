@@ -19,7 +19,7 @@ cases=(
 )
 now() { date +%s.%N; }
 printf '%-12s %-7s %-7s %-10s %12s %12s %12s %14s %14s\n' workload size config mode \
-  warp_insn cycles seconds warp_insn/s thread_insn/s
+  warp_insn cycles seconds warp_insn/s gpu_sim_insn/s
 for c in "${cases[@]}"; do
   read -r w size cfg <<<"$c"
   for mode in timing functional; do
@@ -27,7 +27,7 @@ for c in "${cases[@]}"; do
     out=$("$ws" run "$w" --size "$size" --config "$cfg" --mode "$mode" --stats)
     t1=$(now)
     winsn=$(awk '$1 == "warp_insn" {print $2; exit}' <<<"$out")
-    tinsn=$(awk '$1 == "thread_insn" {print $2; exit}' <<<"$out")
+    tinsn=$(awk '$1 == "gpu_sim_insn" {print $2; exit}' <<<"$out")
     cyc=$(awk '$1 == "gpu_sim_cycle" {print $NF; exit}' <<<"$out")
     [ "$mode" = functional ] && cyc=-
     awk -v w="$w" -v s="$size" -v c="$cfg" -v m="$mode" -v wi="$winsn" -v ti="$tinsn" \

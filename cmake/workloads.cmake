@@ -1,6 +1,8 @@
 # workloads.cmake: collect every workloads/<name>/ that has a host.c.
 # Each such workload contributes its host code, its committed <name>.ptx
-# embedded as the C string workload_ptx_<name>, and an entry in the generated
+# embedded as the C string workload_ptx_<name>, its committed <name>.regs
+# (each kernel's registers per thread from ptxas) as workload_regs_<name>, and
+# an entry in the generated
 # table workload_table[] (workloads/workload.h).  Adding a folder is all it
 # takes to add a workload.
 file(GLOB WS_WORKLOAD_HOSTS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/workloads/*/host.c)
@@ -22,10 +24,19 @@ foreach(host ${WS_WORKLOAD_HOSTS})
     COMMAND ${CMAKE_COMMAND} -DIN=${ptx} -DOUT=${gen} -DSYMBOL=workload_ptx_${name}
             -P ${PROJECT_SOURCE_DIR}/cmake/embed.cmake
     DEPENDS ${ptx} ${PROJECT_SOURCE_DIR}/cmake/embed.cmake VERBATIM)
+  set(regs ${dir}/${name}.regs)
+  if(NOT EXISTS ${regs})
+    message(FATAL_ERROR "workload ${name}: missing ${regs} (generate it with scripts/gen-ptx.sh)")
+  endif()
+  set(gen_regs ${CMAKE_BINARY_DIR}/embed/workload_regs_${name}.c)
+  add_custom_command(OUTPUT ${gen_regs}
+    COMMAND ${CMAKE_COMMAND} -DIN=${regs} -DOUT=${gen_regs} -DSYMBOL=workload_regs_${name}
+            -P ${PROJECT_SOURCE_DIR}/cmake/embed.cmake
+    DEPENDS ${regs} ${PROJECT_SOURCE_DIR}/cmake/embed.cmake VERBATIM)
   file(GLOB wl_c CONFIGURE_DEPENDS ${dir}/*.c)
-  list(APPEND wl_sources ${wl_c} ${gen})
-  string(APPEND wl_decls "extern const struct workload workload_${name};\nextern const char workload_ptx_${name}[];\n")
-  string(APPEND wl_rows "    {&workload_${name}, workload_ptx_${name}},\n")
+  list(APPEND wl_sources ${wl_c} ${gen} ${gen_regs})
+  string(APPEND wl_decls "extern const struct workload workload_${name};\nextern const char workload_ptx_${name}[];\nextern const char workload_regs_${name}[];\n")
+  string(APPEND wl_rows "    {&workload_${name}, workload_ptx_${name}, workload_regs_${name}},\n")
 endforeach()
 list(LENGTH WS_WORKLOAD_NAMES nworkloads)
 set(table ${CMAKE_BINARY_DIR}/embed/workload_table.c)

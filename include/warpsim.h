@@ -75,7 +75,8 @@ int ws_gpu_set(ws_gpu *gpu, const char *key, const char *value);
 void ws_gpu_options(FILE *out);
 
 /* Load a configuration: a preset name (gtx480, daws, paws, lwm, medic, cawa),
- * a file of "key = value" lines, or a GPGPU-Sim gpgpusim.config. */
+ * a file of "key = value" lines, or a GPGPU-Sim gpgpusim.config (the
+ * options of which warpsim models nothing are named on stderr as warnings). */
 int ws_gpu_load_config(ws_gpu *gpu, const char *preset_or_path);
 
 /* Check the whole configuration now, as the first launch would: cross-key
@@ -118,6 +119,12 @@ const char *ws_status_name(int status);
 int ws_module_load_file(ws_gpu *gpu, const char *path, ws_module **out);
 int ws_module_load_string(ws_gpu *gpu, const char *ptx, const char *name, ws_module **out);
 
+/* Registers per thread that ptxas reports for a kernel ("Used N registers"),
+ * as GPGPU-Sim reads them: the timing model's occupancy uses it unless
+ * sm.regs_per_thread is set; without it, warpsim estimates from the PTX.
+ * Statistics kernel_regs_{configured,ptxas,estimated} count which was used. */
+int ws_module_set_regs(ws_module *mod, const char *kernel, unsigned regs);
+
 /* Device address and size of a module-level .global/.const variable. */
 int ws_module_symbol(ws_module *mod, const char *name, ws_devptr *addr, size_t *size);
 
@@ -144,7 +151,7 @@ int ws_synchronize(ws_gpu *gpu);
 
 /* ---- Statistics ----------------------------------------------------------- */
 
-/* Read a counter by name (e.g. "gpu_sim_insn", "warp_insn", "thread_insn",
+/* Read a counter by name (e.g. "gpu_sim_insn", "warp_insn", "simt_active_lanes",
  * "kernels_launched", and in timing mode "gpu_sim_cycle", "sched_issued" or
  * any other registered statistic; ratios are truncated), accumulated over
  * every launch on this gpu. */

@@ -36,6 +36,17 @@ int workload_run(ws_gpu *gpu, const struct workload_entry *we, const struct wl_a
     char name[128];
     snprintf(name, sizeof name, "%s.ptx", we->w->name);
     WL_TRY(gpu, ws_module_load_string(gpu, we->ptx, name, &mod), detail, detail_len);
+    /* the committed ptxas register counts (scripts/gen-ptx.sh) */
+    for (const char *l = we->regs; *l;) {
+        const char *nl = strchr(l, '\n');
+        size_t n = nl ? (size_t)(nl - l) : strlen(l);
+        char line[160], kernel[128];
+        unsigned regs;
+        snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : 0), l);
+        if (line[0] != '#' && sscanf(line, "%127s %u", kernel, &regs) == 2)
+            WL_TRY(gpu, ws_module_set_regs(mod, kernel, regs), detail, detail_len);
+        l += n + (nl ? 1 : 0);
+    }
     return we->w->run(gpu, mod, a, detail, detail_len);
 }
 

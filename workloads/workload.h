@@ -3,6 +3,8 @@
  * A workload is a folder workloads/<name>/ holding
  *   <name>.cu   the CUDA kernel(s), as a researcher would write them;
  *   <name>.ptx  what nvcc produced from it (scripts/gen-ptx.sh, committed);
+ *   <name>.regs each kernel's registers per thread from ptxas (gen-ptx.sh,
+ *               committed): the timing model's occupancy uses them;
  *   host.c      defines `const struct workload workload_<name>`: makes
  *               deterministic inputs from a size and a seed, runs the kernels
  *               through the public API (warpsim.h) and compares the results
@@ -38,7 +40,9 @@ struct workload {
 
 struct workload_entry {
     const struct workload *w;
-    const char *ptx; /* embedded PTX text */
+    const char *ptx;  /* embedded PTX text */
+    const char *regs; /* embedded <name>.regs: "<kernel> <registers per thread>"
+                         lines from ptxas, '#' comments */
 };
 
 extern const struct workload_entry workload_table[];

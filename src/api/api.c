@@ -104,10 +104,21 @@ int ws_gpu_load_config(ws_gpu *gpu, const char *preset_or_path)
                        "timing launch",
                        preset_or_path);
     struct gpu_config nc = gpu->config;
-    int rc = config_load(&nc, preset_or_path, &gpu->err);
-    if (rc != WS_OK)
-        return rc;
-    return config_commit(gpu, &nc);
+    char *ignored = NULL;
+    int rc = config_load_ignored(&nc, preset_or_path, &ignored, &gpu->err);
+    if (rc == WS_OK)
+        rc = config_commit(gpu, &nc);
+    if (rc == WS_OK && ignored && *ignored) {
+        /* a GPGPU-Sim file: name every option warpsim does not model */
+        fprintf(stderr, "warpsim: warning: %s: GPGPU-Sim options not modelled, ignored:\n",
+                preset_or_path);
+        for (char *l = ignored, *nl; *l; l = nl + 1) {
+            nl = strchr(l, '\n');
+            fprintf(stderr, "warpsim: warning:   %.*s\n", (int)(nl - l), l);
+        }
+    }
+    free(ignored);
+    return rc;
 }
 
 void ws_gpu_print_config(const ws_gpu *gpu, FILE *out)
@@ -133,13 +144,15 @@ void ws_gpu_set_progress(ws_gpu *gpu, ws_progress_fn fn, void *ctx)
 
 static void register_func_stats(struct stats *s, const struct func_stats *f)
 {
-    stats_counter(s, "gpu_sim_insn", "thread instructions (SIMT-active lanes)",
+    stats_counter(s, "gpu_sim_insn",
+                  "thread instructions executed (lanes whose guard was true, as GPGPU-Sim)",
                   &f->gpu_sim_insn, 1, 0);
-    stats_counter(s, "gpu_tot_sim_insn", "thread instructions over every kernel",
+    stats_counter(s, "gpu_tot_sim_insn", "thread instructions executed over every kernel",
                   &f->gpu_sim_insn, 1, 0);
+    stats_counter(s, "simt_active_lanes",
+                  "SIMT-active lanes summed over warp instructions, guard-false lanes included",
+                  &f->simt_active_lanes, 1, 0);
     stats_counter(s, "warp_insn", "warp instructions", &f->warp_insn, 1, 0);
-    stats_counter(s, "thread_insn", "thread instructions whose guard was true",
-                  &f->thread_insn, 1, 0);
     stats_counter(s, "kernels_launched", "kernel launches", &f->kernels_launched, 1, 0);
     stats_counter(s, "ctas_launched", "CTAs launched", &f->ctas_launched, 1, 0);
     stats_counter(s, "warps_launched", "warps launched", &f->warps_launched, 1, 0);
@@ -276,6 +289,25 @@ int ws_module_load_file(ws_gpu *gpu, const char *path, ws_module **out)
     int rc = ws_module_load_string(gpu, buf, path, out);
     free(buf);
     return rc;
+}
+
+int ws_module_set_regs(ws_module *mod, const char *kernel, unsigned regs)
+{
+    if (!mod)
+        return WS_ERR_INVALID;
+    ws_gpu *gpu = mod->gpu;
+    if (!kernel)
+        return err_set(&gpu->err, WS_ERR_INVALID, "ws_module_set_regs: NULL kernel");
+    uint32_t i = ptx_find_func(mod->ptx, kernel);
+    if (i == PTX_NO_INDEX || !mod->ptx->funcs[i].is_entry)
+        return err_set(&gpu->err, WS_ERR_NOT_FOUND, "%s: no kernel '%s'", mod->ptx->name,
+                       kernel);
+    if (regs < 1 || regs > 255)
+        return err_set(&gpu->err, WS_ERR_INVALID,
+                       "ws_module_set_regs '%s': %u registers per thread (expected 1 to 255)",
+                       kernel, regs);
+    mod->ptx->funcs[i].ptxas_regs = regs;
+    return WS_OK;
 }
 
 int ws_module_symbol(ws_module *mod, const char *name, ws_devptr *addr, size_t *size)
@@ -474,12 +506,12 @@ int ws_launch(ws_module *mod, const char *kernel, ws_dim3 grid, ws_dim3 block,
                        "ws_launch '%s': grid (%u,%u,%u) invalid: each dimension must be "
                        "nonzero (x < 2^31, y,z <= 65535)",
                        kernel, grid.x, grid.y, grid.z);
-    uint64_t smem = pm->shared_static_size + dynamic_shared_bytes;
+    uint64_t smem = f->shared_bytes + dynamic_shared_bytes;
     if (smem > GPU_MAX_SHARED_PER_CTA)
         return err_set(&gpu->err, WS_ERR_LAUNCH,
                        "ws_launch '%s': %" PRIu64 " bytes of shared memory (%" PRIu64
                        " static + %u dynamic) exceed the limit of %u per block",
-                       kernel, smem, pm->shared_static_size, dynamic_shared_bytes,
+                       kernel, smem, f->shared_bytes, dynamic_shared_bytes,
                        GPU_MAX_SHARED_PER_CTA);
     uint64_t local_limit = gpu->cfg.local_memory_per_thread;
     if (local_limit && f->local_bytes > local_limit)

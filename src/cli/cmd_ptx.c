@@ -30,6 +30,16 @@ static void ptx_usage(FILE *out)
                  "  --quiet     only report whether the file parses (exit status 0 or 1)\n");
 }
 
+/* The largest static shared footprint of the module's kernels. */
+static uint64_t ptx_max_kernel_shared(const struct ptx_module *m)
+{
+    uint64_t most = 0;
+    for (uint32_t i = 0; i < m->nfuncs; i++)
+        if (m->funcs[i].is_entry && m->funcs[i].shared_bytes > most)
+            most = m->funcs[i].shared_bytes;
+    return most;
+}
+
 static void print_pc(uint32_t pc)
 {
     if (pc == PC_EXIT)
@@ -192,9 +202,9 @@ int cmd_ptx(int argc, char **argv)
     }
     if (!quiet) {
         printf("%s: PTX %" PRIu32 ".%" PRIu32 ", target %s, %" PRIu32 " function(s), %" PRIu32
-               " instructions, %" PRIu64 " bytes static shared\n\n",
+               " instructions, %" PRIu64 " bytes static shared (largest kernel)\n\n",
                path, m->version_major, m->version_minor, m->target, m->nfuncs, m->ninsts,
-               m->shared_static_size);
+               ptx_max_kernel_shared(m));
         int any = 0;
         for (uint32_t i = 0; i < m->nvars; i++) {
             const struct ptx_var *v = &m->vars[i];

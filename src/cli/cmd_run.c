@@ -333,15 +333,15 @@ int cmd_run(int argc, char **argv)
     progress_line_end(&prog);
     if (st == WS_ERR_INTERRUPTED)
         fprintf(stderr, "warpsim run: interrupted: %s\n%s", detail, ws_deadlock_report(gpu));
-    uint64_t warp_insn = 0, thread_insn = 0, kernels = 0;
+    uint64_t warp_insn = 0, gpu_sim_insn = 0, kernels = 0;
     ws_stat(gpu, "warp_insn", &warp_insn);
-    ws_stat(gpu, "thread_insn", &thread_insn);
+    ws_stat(gpu, "gpu_sim_insn", &gpu_sim_insn);
     ws_stat(gpu, "kernels_launched", &kernels);
     printf("workload      %s (size %s, seed %llu)\n", name, wl_size_name(args.size),
            (unsigned long long)args.seed);
     printf("kernels       %llu\n", (unsigned long long)kernels);
     printf("warp_insn     %llu\n", (unsigned long long)warp_insn);
-    printf("thread_insn   %llu\n", (unsigned long long)thread_insn);
+    printf("gpu_sim_insn  %llu\n", (unsigned long long)gpu_sim_insn);
     if (st == WS_OK)
         printf("verification  PASSED: %s\n", detail);
     else

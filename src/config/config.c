@@ -113,7 +113,8 @@ static const struct cfg_key cfg_keys[] = {
     K_U32("sm.ctas", max_ctas_per_sm, "8", 1, 1024, "resident CTAs per SM"),
     K_U32("sm.registers", regs_per_sm, "32768", 1, 1u << 24, "32-bit registers per SM"),
     K_U32("sm.regs_per_thread", regs_per_thread, "0", 0, 255,
-          "registers per thread for occupancy (0 = estimate from the PTX's register pressure)"),
+          "registers per thread for occupancy (0 = ptxas's count where the kernel has one, "
+          "as the built-in workloads do, else an estimate from the PTX's register pressure)"),
     K_SZ32("sm.shared", shared_per_sm, "48K", 0, 64 * MiB, "shared memory per SM in bytes"),
     K_U32("sm.schedulers", n_schedulers, "2", 1, 1024,
           "warp schedulers per SM (warp slot i goes to scheduler i % n)"),

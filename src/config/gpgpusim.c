@@ -19,7 +19,7 @@
 struct cimp {
     struct gpu_config *c;
     const char *name; /* file name for messages */
-    unsigned line;
+    unsigned line, col; /* position of the value being handled (line 0: combined options) */
     const char *opt;  /* option being handled */
     char *ign;        /* ignored list */
     size_t ign_len, ign_cap;
@@ -54,10 +54,21 @@ static void cimp_ignore(struct cimp *x, const char *fmt, ...)
     x->ign[x->ign_len] = '\0';
 }
 
+/* "file:line:col" of the value being handled, or "file" for combined options. */
+static const char *cimp_where(const struct cimp *x, char *buf, size_t n)
+{
+    if (x->line)
+        snprintf(buf, n, "%s:%u:%u", x->name, x->line, x->col);
+    else
+        snprintf(buf, n, "%s", x->name);
+    return buf;
+}
+
 static int cimp_bad(struct cimp *x, const char *value, const char *expected)
 {
-    return err_set(x->e, WS_ERR_INVALID, "%s:%u: option %s: invalid value '%s' (expected %s)",
-                   x->name, x->line, x->opt, value, expected);
+    char w[512];
+    return err_set(x->e, WS_ERR_INVALID, "%s: option %s: invalid value '%s' (expected %s)",
+                   cimp_where(x, w, sizeof w), x->opt, value, expected);
 }
 
 /* config_set with a formatted value; errors get file:line and the option. */
@@ -71,8 +82,10 @@ static int cimp_set(struct cimp *x, const char *key, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    if (config_set(x->c, key, buf, x->e) != WS_OK)
-        return err_prefix(x->e, "%s:%u: option %s: ", x->name, x->line, x->opt);
+    if (config_set(x->c, key, buf, x->e) != WS_OK) {
+        char w[512];
+        return err_prefix(x->e, "%s: option %s: ", cimp_where(x, w, sizeof w), x->opt);
+    }
     return WS_OK;
 }
 
@@ -200,10 +213,11 @@ static int h_pipeline(struct cimp *x, const char *value, const char *key)
     size_t n;
     if (cimp_list(value, ':', v, 2, &n) != 0 || n != 2)
         return cimp_bad(x, value, "<threads>:<warp size>, e.g. 1536:32");
+    char w[512];
     if (v[1] != 32)
-        return err_set(x->e, WS_ERR_UNSUPPORTED, "%s:%u: option %s: warp size %" PRIu64
+        return err_set(x->e, WS_ERR_UNSUPPORTED, "%s: option %s: warp size %" PRIu64
                        " is not supported (warpsim models 32-thread warps)",
-                       x->name, x->line, x->opt, v[1]);
+                       cimp_where(x, w, sizeof w), x->opt, v[1]);
     int rc = cimp_set(x, "sm.threads", "%" PRIu64, v[0]);
     return rc ? rc : cimp_set(x, "sm.warps", "%" PRIu64, (v[0] + 31) / 32);
 }
@@ -254,11 +268,17 @@ static int h_scheduler(struct cimp *x, const char *value, const char *key)
     return WS_OK;
 }
 
-/* "[N:|S:]sets:line:assoc,repl:wr:alloc:wralloc[:idx],mshr:entries:merge,mq[:...]" */
+/* Cache strings of every GPGPU-Sim generation:
+ *   3.2+   [N:|S:]sets:line:assoc,repl:wr:alloc:wralloc[:idx],mshr:entries:merge,mq[:...]
+ *   3.0/3.1       sets:line:assoc:repl:wr:alloc,mshr:entries:merge,mq[:fifo]
+ *   CCWS-rel   T,sets:line:assoc:repl:wr:alloc,mshr:entries:merge,mq[:...]  (T = N, L or S)
+ * The 4.x N:/S: and CCWS-rel T, prefixes name the cache type; only the
+ * geometry, replacement, MSHRs and miss queue are mapped. */
 static int h_cache(struct cimp *x, const char *value, const char *prefix)
 {
     static const char *const expect = "sets:line:assoc,<repl>:<wr>:<alloc>:<wr_alloc>[:<index>],"
-                                      "<mshr>:<entries>:<merge>,<miss queue>";
+                                      "<mshr>:<entries>:<merge>,<miss queue> (or a 3.0/3.1 "
+                                      "sets:line:assoc:<repl>:<wr>:<alloc>,... string)";
     if (strncmp(value, "none", 4) == 0) {
         if (strcmp(prefix, "l1d") == 0)
             return cimp_set(x, "l1d.enabled", "0");
@@ -269,21 +289,42 @@ static int h_cache(struct cimp *x, const char *value, const char *prefix)
     }
     char buf[256];
     snprintf(buf, sizeof buf, "%s", value);
-    char *part[4];
-    size_t np = cimp_split(buf, ',', part, 4);
-    char *g[4];
-    size_t ng = cimp_split(part[0], ':', g, 4);
+    char *all[6];
+    size_t np = cimp_split(buf, ',', all, 6);
+    char **part = all;
+    char type = 'N';
+    if (np >= 2 && isalpha((unsigned char)part[0][0]) && !part[0][1]) { /* CCWS-rel "T," */
+        type = part[0][0];
+        part++;
+        np--;
+    }
+    char *g[8];
+    size_t ng = cimp_split(part[0], ':', g, 8);
     char **geo = g;
-    if (ng == 4 && isalpha((unsigned char)g[0][0]) && !g[0][1]) { /* 4.x N:/S: prefix */
-        if (g[0][0] == 'S')
-            cimp_ignore(x, "%s: sectored cache organisation (modelled as a normal cache; see "
-                        "coalesce.sectored)", x->opt);
-        geo = g + 1;
-        ng = 3;
+    if (ng >= 4 && isalpha((unsigned char)g[0][0]) && !g[0][1]) { /* 4.x "N:" / "S:" */
+        type = g[0][0];
+        geo++;
+        ng--;
+    }
+    if (type == 'S')
+        cimp_ignore(x, "%s: sectored cache organisation (modelled as a normal cache; see "
+                    "coalesce.sectored)", x->opt);
+    else if (type != 'N')
+        cimp_ignore(x, "%s: cache type '%c' (modelled as a normal cache)", x->opt, type);
+    /* 3.0/3.1: the policy letters follow the geometry after colons */
+    const char *repl;
+    size_t mshr_part;
+    if (ng == 6) {
+        repl = geo[3];
+        mshr_part = 1;
+    } else if (ng == 3) {
+        repl = np >= 2 ? part[1] : NULL;
+        mshr_part = 2;
+    } else {
+        return cimp_bad(x, value, expect);
     }
     uint64_t sets, line, assoc;
-    if (ng != 3 || cimp_u64(geo[0], &sets) || cimp_u64(geo[1], &line) ||
-        cimp_u64(geo[2], &assoc))
+    if (cimp_u64(geo[0], &sets) || cimp_u64(geo[1], &line) || cimp_u64(geo[2], &assoc))
         return cimp_bad(x, value, expect);
     char key[64];
     int rc;
@@ -296,19 +337,18 @@ static int h_cache(struct cimp *x, const char *value, const char *prefix)
     snprintf(key, sizeof key, "%s.assoc", prefix);
     if ((rc = cimp_set(x, key, "%" PRIu64, assoc)))
         return rc;
-    if (np >= 2) {
-        char r = part[1][0];
-        const char *pol = r == 'L' ? "lru" : r == 'F' ? "fifo" : NULL;
+    if (repl) {
+        const char *pol = repl[0] == 'L' ? "lru" : repl[0] == 'F' ? "fifo" : NULL;
         if (!pol)
             return cimp_bad(x, value, "replacement L (LRU) or F (FIFO)");
         snprintf(key, sizeof key, "%s.policy", prefix);
         if ((rc = cimp_set(x, key, "%s", pol)))
             return rc;
     }
-    if (np >= 3) {
+    if (np > mshr_part) {
         char *m[3];
         uint64_t entries, merge;
-        if (cimp_split(part[2], ':', m, 3) != 3 || cimp_u64(m[1], &entries) ||
+        if (cimp_split(part[mshr_part], ':', m, 3) != 3 || cimp_u64(m[1], &entries) ||
             cimp_u64(m[2], &merge))
             return cimp_bad(x, value, expect);
         snprintf(key, sizeof key, "%s.mshr", prefix);
@@ -318,10 +358,10 @@ static int h_cache(struct cimp *x, const char *value, const char *prefix)
         if ((rc = cimp_set(x, key, "%" PRIu64, merge)))
             return rc;
     }
-    if (np >= 4) {
-        char *q[4];
+    if (np > mshr_part + 1) {
+        char *q[8];
         uint64_t mq;
-        cimp_split(part[3], ':', q, 4);
+        cimp_split(part[mshr_part + 1], ':', q, 8);
         if (cimp_u64(q[0], &mq))
             return cimp_bad(x, value, expect);
         snprintf(key, sizeof key, "%s.miss_queue", prefix);
@@ -331,6 +371,19 @@ static int h_cache(struct cimp *x, const char *value, const char *prefix)
     return WS_OK;
 }
 
+static char *cimp_trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    char *end = s + strlen(s);
+    while (end > s && isspace((unsigned char)end[-1]))
+        *--end = '\0';
+    return s;
+}
+
+/* Named "nbk=16:CCD=2:...", or positional: 3.0/3.1
+ * nbk:tCCD:tRRD:tRCD:tRAS:tRP:tRC:CL:WL:tWTR, 3.2+
+ * nbk:tCCD:tRRD:tRCD:tRAS:tRP:tRC:CL:WL:tCDLR:tWR[:nbkgrp:tCCDL:tRTPL]. */
 static int h_dram_timing(struct cimp *x, const char *value, const char *key)
 {
     (void)key;
@@ -346,16 +399,20 @@ static int h_dram_timing(struct cimp *x, const char *value, const char *key)
     int rc;
     if (strchr(value, '=')) {
         for (size_t i = 0; i < n; i++) {
-            char *eq = strchr(f[i], '=');
+            char *name = cimp_trim(f[i]); /* a value continued on the next line has a space */
+            if (!*name)
+                continue;
+            char *eq = strchr(name, '=');
             uint64_t v;
             if (!eq || cimp_u64(eq + 1, &v))
                 return cimp_bad(x, value, "name=value fields separated by ':'");
             *eq = '\0';
+            name = cimp_trim(name);
             size_t k = 0;
-            while (k < 11 && strcmp(names[k], f[i]) != 0)
+            while (k < 11 && strcmp(names[k], name) != 0)
                 k++;
             if (k == 11) {
-                cimp_ignore(x, "%s: %s=%" PRIu64 " (not modelled)", x->opt, f[i], v);
+                cimp_ignore(x, "%s: %s=%" PRIu64 " (not modelled)", x->opt, name, v);
                 continue;
             }
             if ((rc = cimp_set(x, keys[k], "%" PRIu64, v)))
@@ -363,13 +420,19 @@ static int h_dram_timing(struct cimp *x, const char *value, const char *key)
         }
         return WS_OK;
     }
-    if (n < 11)
-        return cimp_bad(x, value, "nbk:tCCD:tRRD:tRCD:tRAS:tRP:tRC:CL:WL:tCDLR:tWR or "
+    if (n < 10)
+        return cimp_bad(x, value, "nbk:tCCD:tRRD:tRCD:tRAS:tRP:tRC:CL:WL:tWTR (3.0/3.1), "
+                                  "nbk:tCCD:tRRD:tRCD:tRAS:tRP:tRC:CL:WL:tCDLR:tWR or "
                                   "name=value fields");
     for (size_t i = 0; i < n; i++) {
         uint64_t v;
         if (cimp_u64(f[i], &v))
             return cimp_bad(x, value, "integers separated by ':'");
+        if (n == 10 && i == 9) {
+            cimp_ignore(x, "%s: tWTR=%" PRIu64 " (3.0/3.1 positional form; warpsim derives "
+                        "the write-to-read delay from dram.tCDLR)", x->opt, v);
+            continue;
+        }
         if (i >= 11) {
             cimp_ignore(x, "%s: positional field %zu = %" PRIu64 " (not modelled)", x->opt,
                         i + 1, v);
@@ -441,6 +504,7 @@ static const struct cimp_opt cimp_opts[] = {
     {"-gpgpu_shmem_size", h_u32, "sm.shared"},
     {"-gpgpu_shmem_num_banks", h_u32, "smem.banks"},
     {"-gpgpu_smem_latency", h_u32, "smem.latency"},
+    {"-smem_latency", h_u32, "smem.latency"}, /* 3.3.0 4.x-cfgs name */
     {"-gpgpu_num_sched_per_core", h_u32, "sm.schedulers"},
     {"-gpgpu_scheduler", h_scheduler, NULL},
     {"-gpgpu_max_insn_issue_per_warp", h_u32, "sm.max_issue_per_warp"},
@@ -464,6 +528,8 @@ static const struct cimp_opt cimp_opts[] = {
     {"-gpgpu_gmem_skip_L1D", h_bool_not, "l1d.enabled"},
     {"-gpgpu_coalesce_arch", h_coalesce, NULL},
     {"-gpgpu_l1_latency", h_u32, "l1d.latency"},
+    {"-l1_latency", h_u32, "l1d.latency"},     /* 3.3.0 4.x-cfgs name */
+    {"-L1_HIT_LATENCY", h_u32, "l1d.latency"}, /* CCWS-rel */
     {"-gpgpu_l2_rop_latency", h_deferred, "rop"},
     {"-rop_latency", h_deferred, "rop"},
     {"-dram_latency", h_deferred, "dram_lat"},
@@ -475,6 +541,7 @@ static const struct cimp_opt cimp_opts[] = {
     {"-dram_data_command_freq_ratio", h_u32, "dram.data_rate"},
     {"-gpgpu_dram_timing_opt", h_dram_timing, NULL},
     {"-gpgpu_frfcfs_dram_sched_queue_size", h_queue, NULL},
+    {"-gpgpu_dram_sched_queue_size", h_queue, NULL}, /* 3.1.x, 3.2.0 */
     {"-gpgpu_dram_scheduler", h_dram_sched, NULL},
     {"-gpgpu_dram_partition_queues", h_first, "l2.bank_queue"},
     {"-gpgpu_mem_addr_mapping", h_addr_map, NULL},
@@ -526,11 +593,14 @@ static int cimp_finish(struct cimp *x)
         (x->have_num_int && (rc = cimp_set(x, "int.units", "%" PRIu64, x->num_int))))
         return rc;
     /* GPGPU-Sim counts these two latencies in core cycles; warpsim in the
-     * component's own clock */
+     * component's own clock.  The ROP delay is GPGPU-Sim's whole L2 pipeline:
+     * every request waits it before the tag lookup and a hit then returns at
+     * once, so it maps to l2.rop_latency with no separate hit latency. */
     if (x->have_rop) {
         x->opt = "-rop_latency";
         double v = round((double)x->rop_latency * x->c->l2_mhz / x->c->core_mhz);
-        if ((rc = cimp_set(x, "l2.latency", "%.0f", v)))
+        if ((rc = cimp_set(x, "l2.rop_latency", "%.0f", v)) ||
+            (rc = cimp_set(x, "l2.latency", "0")))
             return rc;
     }
     if (x->have_dram_lat) {
@@ -542,70 +612,134 @@ static int cimp_finish(struct cimp *x)
     return WS_OK;
 }
 
-static char *cimp_trim(char *s)
+/* One token of the comment-stripped file, with where it starts. */
+struct ctok {
+    char *s;
+    unsigned line, col;
+};
+
+static void ctok_push(struct ctok **t, size_t *n, size_t *cap, char *s, unsigned line,
+                      unsigned col)
 {
-    while (isspace((unsigned char)*s))
-        s++;
-    char *end = s + strlen(s);
-    while (end > s && isspace((unsigned char)end[-1]))
-        *--end = '\0';
-    return s;
+    array_reserve((void **)t, cap, *n + 1, sizeof **t);
+    (*t)[(*n)++] = (struct ctok){s, line, col};
+}
+
+static void ctok_free(struct ctok *t, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(t[i].s);
+    free(t);
+}
+
+/* Tokenise as GPGPU-Sim's option parser does: '#' starts a comment that runs
+ * to the end of its line, all lines form one stream of whitespace-separated
+ * tokens, and a token starting with '"' absorbs the following tokens (joined
+ * by one space, across lines) until one ends with '"'; the quotes go. */
+static int cimp_tokens(struct cimp *x, const char *text, struct ctok **out, size_t *nout)
+{
+    struct ctok *raw = NULL, *tok = NULL;
+    size_t nraw = 0, rcap = 0, ntok = 0, tcap = 0;
+    unsigned line = 1, col = 1;
+    for (const char *p = text; *p;) {
+        if (*p == '#') {
+            while (*p && *p != '\n')
+                p++;
+        } else if (*p == '\n') {
+            line++, col = 1, p++;
+        } else if (isspace((unsigned char)*p)) {
+            col++, p++;
+        } else {
+            const char *st = p;
+            unsigned c0 = col;
+            while (*p && *p != '#' && !isspace((unsigned char)*p))
+                col++, p++;
+            ctok_push(&raw, &nraw, &rcap, xstrndup(st, (size_t)(p - st)), line, c0);
+        }
+    }
+    for (size_t i = 0; i < nraw; i++) {
+        char *s = raw[i].s;
+        size_t len = strlen(s);
+        raw[i].s = NULL;
+        if (s[0] == '"') {
+            size_t j = i;
+            while (len < 2 || s[len - 1] != '"') {
+                if (++j == nraw) {
+                    unsigned l = raw[i].line, c = raw[i].col;
+                    free(s);
+                    ctok_free(raw, nraw);
+                    ctok_free(tok, ntok);
+                    return err_set(x->e, WS_ERR_INVALID, "%s:%u:%u: quoted value has no "
+                                   "closing '\"'", x->name, l, c);
+                }
+                size_t more = strlen(raw[j].s);
+                s = xrealloc(s, len + more + 2);
+                s[len] = ' ';
+                memcpy(s + len + 1, raw[j].s, more + 1);
+                len += more + 1;
+            }
+            memmove(s, s + 1, len - 2);
+            s[len - 2] = '\0';
+            ctok_push(&tok, &ntok, &tcap, s, raw[i].line, raw[i].col);
+            i = j;
+        } else {
+            ctok_push(&tok, &ntok, &tcap, s, raw[i].line, raw[i].col);
+        }
+    }
+    ctok_free(raw, nraw);
+    *out = tok;
+    *nout = ntok;
+    return WS_OK;
+}
+
+/* A token that names an option: "-" and a letter (a value may be negative). */
+static int cimp_is_option(const char *s)
+{
+    return s[0] == '-' && isalpha((unsigned char)s[1]);
 }
 
 int config_import_gpgpusim(struct gpu_config *c, const char *text, const char *name,
                            char **ignored, struct err *e)
 {
     struct cimp x = {.c = c, .name = name ? name : "gpgpusim.config", .e = e};
-    char *copy = xstrdup(text);
-    int rc = WS_OK;
-    char *line = copy;
-    while (line && rc == WS_OK) {
-        char *next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        x.line++;
-        char *hash = strchr(line, '#');
-        if (hash)
-            *hash = '\0';
-        char *s = cimp_trim(line);
-        line = next;
-        if (!*s)
-            continue;
-        if (*s != '-') {
-            rc = err_set(e, WS_ERR_INVALID, "%s:%u: expected a GPGPU-Sim option ('-name value'), "
-                         "got '%s'", x.name, x.line, s);
+    struct ctok *t = NULL;
+    size_t n = 0;
+    int rc = cimp_tokens(&x, text, &t, &n);
+    if (rc != WS_OK)
+        return rc;
+    for (size_t k = 0; k < n && rc == WS_OK; k += 2) {
+        const char *opt = t[k].s;
+        if (!cimp_is_option(opt)) {
+            rc = err_set(e, WS_ERR_INVALID, "%s:%u:%u: expected a GPGPU-Sim option ('-name "
+                         "value'), got '%s'", x.name, t[k].line, t[k].col, opt);
             break;
         }
-        char *sp = s;
-        while (*sp && !isspace((unsigned char)*sp))
-            sp++;
-        char *value = "";
-        if (*sp) {
-            *sp = '\0';
-            value = cimp_trim(sp + 1);
+        if (k + 1 == n || cimp_is_option(t[k + 1].s)) {
+            rc = err_set(e, WS_ERR_INVALID, "%s:%u:%u: option %s has no value", x.name,
+                         t[k].line, t[k].col, opt);
+            break;
         }
-        size_t vl = strlen(value);
-        if (vl >= 2 && value[0] == '"' && value[vl - 1] == '"') {
-            value[vl - 1] = '\0';
-            value++;
-        }
+        const char *value = t[k + 1].s;
+        x.line = t[k + 1].line;
+        x.col = t[k + 1].col;
         size_t i = 0;
-        while (i < CIMP_NOPTS && strcmp(cimp_opts[i].name, s) != 0)
+        while (i < CIMP_NOPTS && strcmp(cimp_opts[i].name, opt) != 0)
             i++;
         if (i == CIMP_NOPTS) {
-            cimp_ignore(&x, "%s%s%s", s, *value ? " " : "", value);
+            cimp_ignore(&x, "%s%s%s", opt, *value ? " " : "", value);
             continue;
         }
         if (!*value) {
-            rc = err_set(e, WS_ERR_INVALID, "%s:%u: option %s has no value", x.name, x.line, s);
+            rc = err_set(e, WS_ERR_INVALID, "%s:%u:%u: option %s has an empty value", x.name,
+                         x.line, x.col, opt);
             break;
         }
-        x.opt = s;
+        x.opt = opt;
         rc = cimp_opts[i].fn(&x, value, cimp_opts[i].key);
     }
     if (rc == WS_OK)
         rc = cimp_finish(&x);
-    free(copy);
+    ctok_free(t, n);
     if (rc == WS_OK && ignored) {
         *ignored = x.ign ? x.ign : xstrdup("");
         x.ign = NULL;

@@ -139,7 +139,7 @@ void func_cta_init(struct func_cta *c, struct func_kernel *k, uint32_t linear)
     }
     c->nwarps = k->warps_per_cta;
     c->live_warps = c->nwarps;
-    c->shared_size = k->m->shared_static_size + k->dyn_shared;
+    c->shared_size = k->m->funcs[k->func].shared_bytes + k->dyn_shared;
     if (c->shared_size > c->shared_cap) {
         free(c->shared);
         c->shared = xcalloc(1, c->shared_size);
@@ -587,8 +587,8 @@ int func_warp_step(struct func_cta *c, struct func_warp *w, struct func_trace *t
     struct func_stats *st = k->env->stats;
     st->warp_insn++;
     st->class_insn[pi->iclass]++;
-    st->gpu_sim_insn += popc(active);
-    st->thread_insn += popc(mask);
+    st->simt_active_lanes += popc(active);
+    st->gpu_sim_insn += popc(mask);
     k->warp_insn++;
     w->ninsn++;
 

@@ -35,8 +35,8 @@ struct func_config {
 };
 
 struct func_stats {
-    uint64_t gpu_sim_insn;   /* thread instructions: SIMT-active lanes per warp insn */
-    uint64_t thread_insn;    /* lanes that executed (guard true) */
+    uint64_t gpu_sim_insn;      /* thread instructions executed (guard true), as GPGPU-Sim */
+    uint64_t simt_active_lanes; /* SIMT-active lanes per warp insn, guard-false included */
     uint64_t warp_insn;
     uint64_t kernels_launched, ctas_launched, warps_launched;
     uint64_t class_insn[ICLASS_COUNT]; /* warp instructions per enum inst_class */

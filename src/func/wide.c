@@ -297,8 +297,8 @@ int func_wide_step(struct func_wide_warp *ww, const uint32_t sub[], struct func_
     struct func_stats *st = k->env->stats;
     st->warp_insn++;
     st->class_insn[pi->iclass]++;
-    st->gpu_sim_insn += popc(t->active);
-    st->thread_insn += popc(t->mask);
+    st->simt_active_lanes += popc(t->active);
+    st->gpu_sim_insn += popc(t->mask);
     k->warp_insn++;
     if (any(ww->pending, ww->rows))
         return WS_OK;

@@ -15,7 +15,7 @@
  * executed, the stack is updated once (branch divergence, reconvergence,
  * exits) from the outcomes of every sub-step.  Each sub-step counts as one
  * warp instruction in struct func_stats (an issued sub-warp), its threads
- * in gpu_sim_insn and thread_insn; %clock of a row counts instructions.
+ * in gpu_sim_insn and simt_active_lanes; %clock of a row counts instructions.
  *
  * Warp-level instructions (shfl, vote, match, redux, activemask) and CTA
  * barriers act per row, as the row's 32-wide warp would: a sub-step must

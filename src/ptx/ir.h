@@ -274,8 +274,9 @@ struct ptx_var {
     uint8_t *init;     /* initializer bytes (size bytes) or NULL; addresses of
                           other variables in initializers are not supported */
     /* Layout, filled by ptx_layout() after parsing:
-     *   SHARED (any scope): byte offset in the CTA's shared memory; extern
-     *     (dynamic) shared variables sit at module->shared_static_size.
+     *   SHARED (any scope): byte offset in the CTA's shared memory, the same
+     *     in every kernel that uses the variable; extern (dynamic) shared
+     *     variables sit past the static part of every kernel using one.
      *   LOCAL: byte offset in the owning function's local frame.
      *   PARAM, kernel formal: byte offset in the kernel parameter buffer.
      *   PARAM, other: byte offset in the owning function's param frame.
@@ -308,6 +309,10 @@ struct ptx_func {
     uint64_t frame_param_bytes; /* per-thread bytes for .func formals/rets and
                                    call-site .param variables of this function */
     uint64_t local_bytes;  /* per-thread .local bytes of this function's frame */
+    uint32_t ptxas_regs;   /* entry: registers per thread ptxas reports (0: unknown;
+                              set by ws_module_set_regs) */
+    uint64_t shared_bytes; /* entry: static shared bytes of a CTA (the variables it
+                              reaches; up to the dynamic base if it uses an extern) */
     uint32_t line;         /* source line of the declaration */
     /* Performance-tuning directives, recorded but not enforced. */
     uint32_t maxntid[3], reqntid[3], minnctapersm;
@@ -329,8 +334,6 @@ struct ptx_module {
     uint32_t ninsts;
     struct ptx_operand *opnds;
     uint32_t nopnds;
-
-    uint64_t shared_static_size; /* bytes of static .shared variables (layout) */
 };
 
 static inline const struct ptx_operand *ptx_dst(const struct ptx_module *m,

@@ -159,7 +159,7 @@ static cudaError_t func_info(const void *func, const char *fn, struct rt_func **
     *fo = f;
     *regs = an->func_regs ? an->func_regs[i] : 32;
     *local = m->funcs[i].local_bytes;
-    *shared = m->shared_static_size;
+    *shared = m->funcs[i].shared_bytes;
     *ptxver = m->version_major * 10 + m->version_minor;
     return cudaSuccess;
 }

@@ -28,6 +28,8 @@ struct timing {
     uint64_t cycles;       /* simulated cycles over every launch */
     uint64_t kernel_cycles;/* cycles of the last launch */
     uint64_t disp_max_ppm; /* largest per-CTA warp finish disparity, x 1e6 */
+    uint64_t regs_from[3]; /* launches whose registers per thread came from
+                              sm.regs_per_thread, ptxas, the estimate */
     uint64_t next_sample;
     uint32_t dispatch_rr;
     timing_progress_fn progress;
@@ -59,6 +61,15 @@ static void register_stats(struct timing *t)
                   &t->cycles, 1, 0);
     stats_ratio(s, "gpu_ipc", "thread instructions per core cycle", "gpu_sim_insn",
                 "gpu_sim_cycle", 1.0);
+    stats_counter(s, "kernel_regs_configured",
+                  "launches whose registers per thread were sm.regs_per_thread",
+                  &t->regs_from[0], 1, 0);
+    stats_counter(s, "kernel_regs_ptxas",
+                  "launches whose registers per thread were ptxas's count (ws_module_set_regs)",
+                  &t->regs_from[1], 1, 0);
+    stats_counter(s, "kernel_regs_estimated",
+                  "launches whose registers per thread were warpsim's estimate (no ptxas count)",
+                  &t->regs_from[2], 1, 0);
     stats_counter(s, "sched_cycles", "scheduler-unit cycles (units x cycles x SMs)",
                   &c->sched_cycles, n, stride);
     stats_counter(s, "sched_issued", "scheduler cycles that issued", &c->sched_issued, n,
@@ -318,12 +329,14 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
                        "the timing model stopped after an earlier error; create a new gpu");
     /* registers per thread: the configured value, else the analysis'
      * pressure estimate, else the declared registers */
-    uint32_t rpt = t->cfg->regs_per_thread ? t->cfg->regs_per_thread
+    uint32_t rpt = t->cfg->regs_per_thread          ? t->cfg->regs_per_thread
+                   : m->funcs[k->func].ptxas_regs ? m->funcs[k->func].ptxas_regs
                    : k->an->func_regs && k->an->func_regs[k->func]
                        ? k->an->func_regs[k->func]
                        : timing_regs_per_thread(m, k->func);
+    t->regs_from[t->cfg->regs_per_thread ? 0 : m->funcs[k->func].ptxas_regs ? 1 : 2]++;
     uint32_t regs = rpt * k->threads_per_cta;
-    uint32_t shared = (uint32_t)(m->shared_static_size + k->dyn_shared);
+    uint32_t shared = (uint32_t)(m->funcs[k->func].shared_bytes + k->dyn_shared);
     int rc = launch_fits(t, k, regs, shared, e);
     if (rc != WS_OK)
         return rc;

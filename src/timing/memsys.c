@@ -217,9 +217,9 @@ static void memsys_register(struct mem_system *ms, struct stats *s)
     stats_ratio(s, "l2_miss_rate", "L2 misses per access", "l2_misses", "l2_accesses", 1.0);
     uint64_t dummy;
     if (stats_get_u64(s, "gpu_sim_insn", &dummy) == 0) {
-        stats_ratio(s, "l1d_mpki", "L1D misses per 1000 warp instructions", "l1d_misses",
-                    "gpu_sim_insn", 1000.0);
-        stats_ratio(s, "l2_mpki", "L2 misses per 1000 warp instructions", "l2_misses",
+        stats_ratio(s, "l1d_mpki", "L1D misses per 1000 instructions (gpu_sim_insn)",
+                    "l1d_misses", "gpu_sim_insn", 1000.0);
+        stats_ratio(s, "l2_mpki", "L2 misses per 1000 instructions (gpu_sim_insn)", "l2_misses",
                     "gpu_sim_insn", 1000.0);
         stats_ratio(s, "l1d_misses_pki", "L1D misses per 1000 instructions (DAWS Fig. 10)",
                     "l1d_misses", "gpu_sim_insn", 1000.0);

@@ -80,6 +80,19 @@ refuse gpgpusim-sets-3 2 "l1d.sets = 3 is not a power of two" -- "$ws" run vecad
 sed 's/^-gpgpu_cache:dl1 .*/-gpgpu_cache:dl1 1048576:128:64,L:L:m:N:H,A:32:8,8/' "$cfg" >"$tmp/huge.config"
 refuse gpgpusim-huge-cache 2 "l1d.sets x l1d.assoc = 67108864 lines, more than the limit" \
   -- "$ws" run vecadd --config "$tmp/huge.config"
+printf -- '-gpgpu_n_mem 6\n-gpgpu_dram_timing_opt "nbk=16:CCD=2:\n   CL=12\n' >"$tmp/quote.config"
+refuse gpgpusim-open-quote 2 "quote.config:2:24: quoted value has no closing" \
+  -- "$ws" run vecadd --config "$tmp/quote.config"
+# options warpsim does not model are named, one warning each, and the run goes on
+if "$ws" run vecadd --config "$cfg" >"$tmp/out" 2>"$tmp/err" &&
+   grep -q "warning: .*gtx480-gpgpusim.config: GPGPU-Sim options not modelled" "$tmp/err" &&
+   grep -q "warning:   -gpgpu_shmem_warp_parts 2$" "$tmp/err" && grep -q PASSED "$tmp/out"; then
+  pass=$((pass + 1))
+else
+  fail=$((fail + 1))
+  echo "FAIL gpgpusim-ignored-warning"
+  sed 's/^/    stderr: /' "$tmp/err" | head -5
+fi
 
 # ---- output files: checked before the run, written atomically with a status ----
 refuse stats-json-unwritable 2 "--stats-json: cannot write '$tmp/no/dir/s.json'" \

@@ -523,7 +523,8 @@ static void test_gpgpusim_import(void **state)
     assert_int_equal(c.dram_queue, 16);
     assert_string_equal(c.dram_sched, "frfcfs");
     assert_int_equal(c.addr_chunk, 256);
-    assert_int_equal(c.l2.hit_latency, 120);
+    assert_int_equal(c.l2_rop_latency, 120); /* -rop_latency: the whole L2 pipeline */
+    assert_int_equal(c.l2.hit_latency, 0);
     assert_int_equal(c.dram_latency, 132); /* 100 core cycles at 924/700 */
     assert_int_equal(c.smem_banks, 32);
     assert_int_equal(c.coalesce_sectored, 0);
@@ -605,12 +606,12 @@ static void test_gpgpusim_forms(void **state)
     assert_int_equal(config_import_gpgpusim(&c, "# x\n-gpgpu_shader_cta abc\n", "b.config", NULL,
                                             &e),
                      WS_ERR_INVALID);
-    assert_non_null(strstr(e.msg, "b.config:2: option -gpgpu_shader_cta: invalid value 'abc'"));
+    assert_non_null(strstr(e.msg, "b.config:2:19: option -gpgpu_shader_cta: invalid value 'abc'"));
 
     assert_int_equal(config_import_gpgpusim(&c, "-gpgpu_shader_core_pipeline 1024:16\n",
                                             "w.config", NULL, &e),
                      WS_ERR_UNSUPPORTED);
-    assert_non_null(strstr(e.msg, "w.config:1:"));
+    assert_non_null(strstr(e.msg, "w.config:1:29:"));
 
     assert_int_equal(config_import_gpgpusim(&c, "-gpgpu_cache:dl1 32:128:4,R:L:m:N:H,A:32:8,8\n",
                                             "r.config", NULL, &e),
@@ -625,7 +626,124 @@ static void test_gpgpusim_forms(void **state)
 
     assert_int_equal(config_import_gpgpusim(&c, "gpgpu_n_mem 6\n", "q.config", NULL, &e),
                      WS_ERR_INVALID);
-    assert_non_null(strstr(e.msg, "q.config:1:"));
+    assert_non_null(strstr(e.msg, "q.config:1:1: expected a GPGPU-Sim option"));
+
+    assert_int_equal(config_import_gpgpusim(&c, "-gpgpu_n_mem 6\n-gpgpu_dram_timing_opt\n"
+                                                "  \"nbk=16:CCD=2\n-gpgpu_n_mem 6\n",
+                                            "u.config", NULL, &e),
+                     WS_ERR_INVALID);
+    assert_non_null(strstr(e.msg, "u.config:3:3: quoted value has no closing"));
+    assert_int_equal(config_import_gpgpusim(&c, "-gpgpu_n_mem 6 -gpgpu_n_cores_per_cluster\n"
+                                                "  -gpgpu_n_clusters 3\n",
+                                            "n.config", NULL, &e),
+                     WS_ERR_INVALID);
+    assert_non_null(strstr(e.msg, "n.config:1:16: option -gpgpu_n_cores_per_cluster has no value"));
+}
+
+/* The layout of GPGPU-Sim's shipped SM2_GTX480 (4.x) and GTX480 (3.2.x)
+ * configs: the quoted DRAM timing continues on the next line, cache strings
+ * carry N:/S: prefixes, options have 4.x names. */
+static void test_gpgpusim_shipped_shape(void **state)
+{
+    (void)state;
+    char *text, *ign = NULL;
+    size_t len;
+    struct err e;
+    assert_int_equal(file_read_all(WS_SOURCE_DIR "/tests/unit/data/sm2-gtx480-shape.config",
+                                   &text, &len, &e),
+                     WS_OK);
+    struct gpu_config c;
+    config_defaults(&c);
+    config_set(&c, "dram.tCDLR", "99", &e); /* set by the continued line */
+    config_set(&c, "dram.tRC", "99", &e);   /* set by the first line */
+    if (config_import_gpgpusim(&c, text, "sm2.config", &ign, &e) != WS_OK)
+        fail_msg("%s", e.msg);
+    free(text);
+    assert_int_equal(config_validate(&c, &e), WS_OK);
+    assert_int_equal(c.dram_banks, 16);
+    assert_int_equal(c.tRC, 40);
+    assert_int_equal(c.CL, 12);
+    assert_int_equal(c.WL, 4);
+    assert_int_equal(c.tCDLR, 5);
+    assert_int_equal(c.tWR, 12);
+    assert_int_equal(c.l1d.hit_latency, 35);
+    assert_int_equal(c.smem_latency, 26);
+    assert_int_equal(c.l2_rop_latency, 120);
+    assert_int_equal(c.l2.hit_latency, 0);
+    assert_int_equal(c.dram_latency, 132);
+    assert_int_equal(c.l1d.sets, 32);
+    assert_int_equal(c.l1d.mshr_entries, 64);
+    assert_int_equal(c.l2.sets, 64);
+    assert_int_equal(c.l2.mshr_entries, 256);
+    assert_int_equal(c.l2.miss_queue, 16);
+    assert_int_equal(cache_bytes(&c.l1i), 2 * KB);
+    assert_int_equal(c.dram_queue, 64);
+    assert_int_equal(c.dram_data_rate, 4); /* the trailing comment is stripped */
+    assert_int_equal(c.icnt_flit_bytes, 40);
+    assert_string_equal(c.sched, "gto");
+    assert_int_equal(c.sp_units, 2);
+    assert_int_equal(c.dp_units, 1);
+    /* what warpsim does not model is named */
+    assert_non_null(strstr(ign, "nbkgrp=4 (not modelled)"));
+    assert_non_null(strstr(ign, "RTPL=2 (not modelled)"));
+    assert_non_null(strstr(ign, "-gpgpu_flush_l1_cache 1\n"));
+    assert_non_null(strstr(ign, "-gpgpu_perf_sim_memcpy 1\n"));
+    assert_non_null(strstr(ign, "-gpgpu_cache:dl2: sectored"));
+    assert_null(strstr(ign, "CL=12"));
+    free(ign);
+}
+
+/* Option and string forms of older releases: 3.0/3.1 cache strings, the
+ * CCWS release's type prefix and L1 hit latency, 3.0/3.1 positional DRAM
+ * timing, the 3.1.x/3.2.0 DRAM queue name, 3.3.0's un-prefixed latencies. */
+static void test_gpgpusim_old_forms(void **state)
+{
+    (void)state;
+    struct gpu_config c;
+    struct err e;
+    char *ign = NULL;
+    config_defaults(&c);
+    const char *text = "-gpgpu_clock_domains 325.0:650.0:650.0:800.0\n"
+                       "-gpgpu_cache:dl1 N,64:128:4:L:R:m,A:16:4,4:0:0:0.0:0\n"
+                       "-gpgpu_cache:dl2 64:128:8:F:B:m,A:32:4,4\n"
+                       "-gpgpu_const_cache:l1 L,64:64:2:L:R:f,A:2:32,4\n"
+                       "-gpgpu_dram_timing_opt 8:2:8:12:21:13:34:9:4:5\n"
+                       "-gpgpu_dram_sched_queue_size 32\n"
+                       "-L1_HIT_LATENCY 20\n"
+                       "-rop_latency 115\n"
+                       "-dram_latency 30\n";
+    if (config_import_gpgpusim(&c, text, "old.config", &ign, &e) != WS_OK)
+        fail_msg("%s", e.msg);
+    assert_int_equal(c.l1d.sets, 64);
+    assert_int_equal(c.l1d.assoc, 4);
+    assert_string_equal(c.l1d.policy, "lru");
+    assert_int_equal(c.l1d.mshr_entries, 16);
+    assert_int_equal(c.l1d.mshr_max_merge, 4);
+    assert_int_equal(c.l1d.miss_queue, 4);
+    assert_string_equal(c.l2.policy, "fifo");
+    assert_int_equal(c.l2.assoc, 8);
+    assert_int_equal(c.l2.mshr_entries, 32);
+    assert_int_equal(cache_bytes(&c.l1c), 8 * KB);
+    assert_int_equal(c.dram_banks, 8);
+    assert_int_equal(c.tRAS, 21);
+    assert_int_equal(c.WL, 4);
+    assert_int_equal(c.dram_queue, 32);
+    assert_int_equal(c.l1d.hit_latency, 20);
+    assert_int_equal(c.l2_rop_latency, 230); /* 115 core cycles at 650/325 */
+    assert_int_equal(c.l2.hit_latency, 0);
+    assert_int_equal(c.dram_latency, 74); /* 30 core cycles at 800/325 */
+    assert_non_null(strstr(ign, "tWTR=5"));
+    assert_non_null(strstr(ign, "cache type 'L'"));
+    free(ign);
+
+    config_defaults(&c);
+    assert_int_equal(config_import_gpgpusim(&c, "-l1_latency 35\n-smem_latency 26\n"
+                                                "-gpgpu_cache:dl1 32:128:4:L:R\n",
+                                            "v33.config", NULL, &e),
+                     WS_ERR_INVALID);
+    assert_non_null(strstr(e.msg, "v33.config:3:18: option -gpgpu_cache:dl1: invalid value"));
+    assert_int_equal(c.l1d.hit_latency, 35);
+    assert_int_equal(c.smem_latency, 26);
 }
 
 /* config_print_used: every key in timing mode, the four keys functional
@@ -665,6 +783,7 @@ int main(void)
         cmocka_unit_test(test_bad_values),       cmocka_unit_test(test_validate),
         cmocka_unit_test(test_file_loading),     cmocka_unit_test(test_print_roundtrip),
         cmocka_unit_test(test_gpgpusim_import),  cmocka_unit_test(test_gpgpusim_forms),
+        cmocka_unit_test(test_gpgpusim_shipped_shape), cmocka_unit_test(test_gpgpusim_old_forms),
         cmocka_unit_test(test_print_used),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

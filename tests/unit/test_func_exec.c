@@ -807,15 +807,53 @@ static void test_vecadd(void **state)
     assert_int_equal(v, 8);
     assert_int_equal(ws_stat(f->gpu, "warps_launched", &v), WS_OK);
     assert_int_equal(v, 32);
-    uint64_t wi, ti, gi, lg;
+    uint64_t wi, gi, al, lg;
     assert_int_equal(ws_stat(f->gpu, "warp_insn", &wi), WS_OK);
-    assert_int_equal(ws_stat(f->gpu, "thread_insn", &ti), WS_OK);
     assert_int_equal(ws_stat(f->gpu, "gpu_sim_insn", &gi), WS_OK);
+    assert_int_equal(ws_stat(f->gpu, "simt_active_lanes", &al), WS_OK);
     assert_int_equal(ws_stat(f->gpu, "warp_insn_load_global", &lg), WS_OK);
-    assert_true(wi > 0 && ti > wi && gi >= ti);
+    assert_true(wi > 0 && gi > wi && al >= gi);
+    assert_int_equal(ws_stat(f->gpu, "thread_insn", &v), WS_ERR_NOT_FOUND);
     /* two global loads per warp whose lanes are in range: 31 full warps + 1 partial */
     assert_int_equal(lg, 2 * 32);
     assert_int_equal(ws_stat(f->gpu, "no_such_counter", &v), WS_ERR_NOT_FOUND);
+}
+
+/* gpu_sim_insn counts the threads that executed, as GPGPU-Sim's (a lane
+ * whose guard predicate is false does not count); simt_active_lanes counts
+ * every SIMT-active lane. */
+static void test_guard_false_not_counted(void **state)
+{
+    (void)state;
+    static const char ptx[] = ".version 7.0\n.target sm_70\n.address_size 64\n"
+                              ".visible .entry guarded(.param .u64 out)\n{\n"
+                              "  .reg .pred %p<2>;\n  .reg .b32 %r<3>;\n  .reg .b64 %rd<4>;\n"
+                              "  ld.param.u64 %rd1, [out];\n"
+                              "  mov.u32 %r1, %tid.x;\n"
+                              "  setp.lt.u32 %p1, %r1, 8;\n"
+                              "  mov.u32 %r2, 0;\n"
+                              "  @%p1 mov.u32 %r2, 5;\n"
+                              "  mul.wide.u32 %rd2, %r1, 4;\n"
+                              "  add.s64 %rd3, %rd1, %rd2;\n"
+                              "  st.global.u32 [%rd3], %r2;\n"
+                              "  ret;\n}\n";
+    struct fx g = {0};
+    assert_int_equal(ws_gpu_new(&g.gpu), WS_OK);
+    assert_int_equal(ws_module_load_string(g.gpu, ptx, "guarded.ptx", &g.mod), WS_OK);
+    int out[32];
+    ws_devptr d = dalloc(&g, sizeof out, NULL);
+    void *args[] = {&d};
+    launch_ok(&g, "guarded", ws_dim(1, 1, 1), ws_dim(32, 1, 1), args);
+    assert_int_equal(ws_memcpy_dtoh(g.gpu, out, d, sizeof out), WS_OK);
+    for (int t = 0; t < 32; t++)
+        assert_int_equal(out[t], t < 8 ? 5 : 0);
+    uint64_t wi, gi, al;
+    assert_int_equal(ws_stat(g.gpu, "warp_insn", &wi), WS_OK);
+    assert_int_equal(ws_stat(g.gpu, "gpu_sim_insn", &gi), WS_OK);
+    assert_int_equal(ws_stat(g.gpu, "simt_active_lanes", &al), WS_OK);
+    assert_int_equal(al, 32 * wi);   /* one warp, never diverged */
+    assert_int_equal(al - gi, 24);   /* the guarded mov: lanes 8..31 did not execute */
+    ws_gpu_free(g.gpu);
 }
 
 static void run_out(struct fx *f, const char *k, unsigned threads, int *out, size_t n)
@@ -1038,6 +1076,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_vecadd, setup, teardown),
+        cmocka_unit_test(test_guard_false_not_counted),
         cmocka_unit_test_setup_teardown(test_diverge, setup, teardown),
         cmocka_unit_test_setup_teardown(test_loop, setup, teardown),
         cmocka_unit_test_setup_teardown(test_earlyexit_barrier, setup, teardown),

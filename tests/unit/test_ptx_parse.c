@@ -312,6 +312,8 @@ static const char *layout_src = HDR
     ".param .b32 retval0;\n"
     "call.uni (retval0), vprintf, (param0, param1);\n"
     "}\n"
+    "mov.u64 %rd2, s_mod;\n"
+    "mov.u64 %rd2, dyn;\n"
     "ret;\n}\n";
 
 static uint32_t var_in(const struct ptx_module *m, const char *name, uint32_t func, int nth)
@@ -321,6 +323,30 @@ static uint32_t var_in(const struct ptx_module *m, const char *name, uint32_t fu
             return i;
     fail_msg("no variable %s", name);
     return PTX_NO_INDEX;
+}
+
+/* Module-scope shared variables count only in the kernels that name them,
+ * and one variable has one offset in every kernel: x (a only), y (a and b),
+ * z (b only), w (none); c names nothing. */
+static void test_layout_shared_per_kernel(void **state)
+{
+    (void)state;
+    struct ptx_module *m = parse_ok(HDR ".shared .align 4 .b8 x[100];\n"
+                                        ".shared .align 4 .b8 y[200];\n"
+                                        ".shared .align 4 .b8 z[50];\n"
+                                        ".shared .align 4 .b8 w[4000];\n"
+                                        ".entry a()\n{\n.reg .b32 %r<2>;\n"
+                                        "mov.u32 %r1, x;\nld.shared.u32 %r1, [y+8];\nret;\n}\n"
+                                        ".entry b()\n{\n.reg .b32 %r<2>;\n"
+                                        "st.shared.u32 [z], %r1;\nmov.u32 %r1, y;\nret;\n}\n"
+                                        ".entry c()\n{\nret;\n}\n");
+    assert_int_equal(m->vars[ptx_find_var(m, "x")].offset, 0);
+    assert_int_equal(m->vars[ptx_find_var(m, "y")].offset, 100); /* after x, for a */
+    assert_int_equal(m->vars[ptx_find_var(m, "z")].offset, 300); /* after y, for b */
+    assert_int_equal(m->funcs[ptx_find_func(m, "a")].shared_bytes, 300);
+    assert_int_equal(m->funcs[ptx_find_func(m, "b")].shared_bytes, 350);
+    assert_int_equal(m->funcs[ptx_find_func(m, "c")].shared_bytes, 0);
+    ptx_module_free(m);
 }
 
 static void test_layout(void **state)
@@ -374,7 +400,7 @@ static void test_layout(void **state)
     assert_int_equal(m->vars[smod].offset, 0);
     assert_int_equal(m->vars[sfn].offset, 12);
     assert_int_equal(m->vars[sfn].func, ff);
-    assert_int_equal(m->shared_static_size, 18);
+    assert_int_equal(m->funcs[fk].shared_bytes, 32); /* 18 static, up to the dynamic base */
     assert_true(m->vars[dyn].flags & PTX_VAR_EXTERN);
     assert_int_equal(m->vars[dyn].size, 0);
     assert_int_equal(m->vars[dyn].offset, 32);
@@ -897,7 +923,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_basic_structure),
         cmocka_unit_test(test_immediates),
-        cmocka_unit_test(test_layout),
+        cmocka_unit_test(test_layout), cmocka_unit_test(test_layout_shared_per_kernel),
         cmocka_unit_test(test_initializers),
         cmocka_unit_test(test_instruction_forms),
         cmocka_unit_test(test_debug_sections_and_comments),
