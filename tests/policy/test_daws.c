@@ -260,6 +260,32 @@ static void test_fig1_outside_loop_and_equal(void **state)
     unlink(path);
 }
 
+/* The outside-loop rule tests the validity of the slot it predicts for, not
+ * slot 0's: with slot 0 empty, warp 2's load outside any loop is still
+ * predicted from the next loop (3 lines) and held back behind warp 1's 4. */
+static void test_outside_loop_slot0_empty(void **state)
+{
+    (void)state;
+    char path[64];
+    struct prof_row rows[] = {{33, 1, 0}};
+    write_profile(path, sizeof path, rows, 1);
+    char spec[128];
+    snprintf(spec, sizeof spec, "daws_profiled:profile=%s,assoc_factor=1.0", path);
+    struct harness h;
+    h_open(&h, spec, 3, 4);
+    struct daws_core *c = h_core(&h);
+    h_event(&h, (struct sched_event){.kind = SCHED_EV_WARP_EXIT, .slot = 0});
+    h.v.valid &= ~1ull;
+    h_issue(&h, 1, 32, 4, 33);
+    assert_int_equal(c->pred[1], 4);
+    h.pc[2] = 31;
+    h.active[2] = 3;
+    assert_false(h_load_allowed(&h, 2));
+    assert_int_equal(c->gauge_footprint, 7);
+    h_close(&h);
+    unlink(path);
+}
+
 static void test_inner_loop_rule(void **state)
 {
     (void)state;
@@ -703,6 +729,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fig6_timeline),
         cmocka_unit_test(test_fig1_outside_loop_and_equal),
+        cmocka_unit_test(test_outside_loop_slot0_empty),
         cmocka_unit_test(test_inner_loop_rule),
         cmocka_unit_test(test_barrier_clears),
         cmocka_unit_test(test_assoc_cutoff),
