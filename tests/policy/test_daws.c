@@ -656,6 +656,50 @@ static void test_detected_needs_locality(void **state)
     h_close(&h);
 }
 
+/* Learn locality for loop 2's load 33 (sampler warp 1, lost locality 5
+ * times), then launch the kernel again: keep=module (default) predicts at
+ * once from the kept classification; keep=none starts afresh; a kernel of
+ * another module starts afresh under keep=module too. */
+static void learn_and_relaunch(struct harness *h, const struct ptx_module *m2)
+{
+    h_issue(h, 1, 32, 32, 33);
+    for (int i = 0; i < 5; i++) {
+        h_event(h, (struct sched_event){.kind = SCHED_EV_L1D_EVICT, .slot = 1, .addr = 7});
+        mem_issue(h, 1, 33, 32, 32);
+        l1d(h, 1, 33, 7, 0, 0);
+    }
+    assert_int_equal(h_core(h)->nloads, 1);
+    struct sched_kernel k2 = h->f.k;
+    if (m2)
+        k2.m = m2;
+    h_event(h, (struct sched_event){.kind = SCHED_EV_KERNEL_START, .slot = -1, .kernel = &k2});
+    h_event(h, (struct sched_event){.kind = SCHED_EV_WARP_LAUNCH, .slot = 0, .age = 10});
+    h->age[0] = 10;
+    h_issue(h, 0, 32, 32, 33);
+}
+
+static void test_detected_keep_across_launches(void **state)
+{
+    (void)state;
+    struct harness h;
+    h_open(&h, "daws_detected", 4, 256);
+    learn_and_relaunch(&h, NULL);
+    assert_int_equal(h_core(&h)->nloads, 1);
+    assert_int_equal(h_core(&h)->pred[0], 32); /* diverged, 32 lanes */
+    h_close(&h);
+    h_open(&h, "daws_detected:keep=none", 4, 256);
+    learn_and_relaunch(&h, NULL);
+    assert_int_equal(h_core(&h)->nloads, 0);
+    assert_int_equal(h_core(&h)->pred[0], 0);
+    h_close(&h);
+    h_open(&h, "daws_detected", 4, 256);
+    struct ptx_module other = h.f.m;
+    learn_and_relaunch(&h, &other);
+    assert_int_equal(h_core(&h)->nloads, 0);
+    assert_int_equal(h_core(&h)->pred[0], 0);
+    h_close(&h);
+}
+
 /* HasLocality moves once per load instruction of the sampler (Sec. 5.2.1:
  * "on each load issued"): a 32-access load with one captured hit counts +1
  * once its 32 accesses have reached the L1D, however many others missed. */
@@ -783,6 +827,7 @@ int main(void)
         cmocka_unit_test(test_profile_errors),
         cmocka_unit_test(test_detected_needs_locality),
         cmocka_unit_test(test_locality_per_load),
+        cmocka_unit_test(test_detected_keep_across_launches),
         cmocka_unit_test(test_divergence_detector),
         cmocka_unit_test(test_ilrd),
     };
