@@ -22,7 +22,7 @@ struct bfs_graph {
  * graph1MW_6, all written by Rodinia's graphgen): every node draws 2-4
  * neighbours uniformly at random and each edge is stored in both directions,
  * so a node has its own 2-4 edges plus about 3 incoming ones (mean degree 6,
- * rarely more than 12) and neighbours are scattered over the whole graph.
+ * at least 2) and neighbours are scattered over the whole graph.
  * A node's edges keep the order in which they were drawn. */
 static void bfs_make_graph(struct bfs_graph *g, uint32_t n, uint64_t seed)
 {
