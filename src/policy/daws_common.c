@@ -193,7 +193,7 @@ uint64_t daws_allowed(struct daws_core *c, const struct sched_view *v, daws_loop
      * loop is predicted as if in the next loop in program order. */
     if (any && c->an)
         for (uint32_t s = 0; s < n; s++) {
-            if (!(valid & v->next_is_load >> s & 1) || p[s] || v->pc[s] >= c->ninsts)
+            if (!((valid & v->next_is_load) >> s & 1) || p[s] || v->pc[s] >= c->ninsts)
                 continue;
             if (c->an->pc[v->pc[s]].loop != PTX_NO_INDEX)
                 continue;

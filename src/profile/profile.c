@@ -16,13 +16,21 @@
 #include "func/func.h"
 #include "ptx/ir.h"
 
-#define PROFILE_MAGIC "warpsim-load-profile 1"
+#define PROFILE_MAGIC "warpsim-load-profile 2"
+#define PROFILE_MAGIC_V1 "warpsim-load-profile 1"
+/* line -> trip epoch of the last touch by the traced warp (lossy, direct-mapped) */
+#define PROF_REUSE_SLOTS 16384
 
 int profile_is_div(uint64_t samples, uint64_t div_samples)
 {
     if (samples == 0)
         return 1; /* never seen converged: not consistently converged */
     return div_samples * 100 > samples * PROFILE_DIV_PERCENT;
+}
+
+int profile_loop_has_locality(uint64_t execs, uint64_t reuse)
+{
+    return reuse > execs - reuse;
 }
 
 int profile_find_kernel(const struct load_profile *p, const char *name)
@@ -54,13 +62,18 @@ int profile_write(FILE *out, const struct load_profile *p, const char *source)
             "#               div > %d%% of samples)\n"
             "#   repid       repetition group: same base register and displacements\n"
             "#               within one %d-byte line, in the same loop\n"
-            "# kernel pc line loop_begin loop_end samples div is_div repid\n",
+            "#   execs       executions (any active lane)\n"
+            "#   reuse       of those, executions that re-touched a line the same warp's\n"
+            "#               loads touched on this or the previous trip of the loop\n"
+            "#               (a loop has locality when reuse > execs - reuse, summed\n"
+            "#               over its loads)\n"
+            "# kernel pc line loop_begin loop_end samples div is_div repid execs reuse\n",
             PROFILE_LINE_BYTES, PROFILE_DIV_PERCENT, PROFILE_LINE_BYTES);
     for (uint32_t i = 0; i < p->nloads; i++) {
         const struct profile_load *l = &p->loads[i];
-        fprintf(out, "%s %u %u %u %u %" PRIu64 " %" PRIu64 " %u %u\n", p->kernels[l->kernel],
-                l->pc, l->src_line, l->loop_begin, l->loop_end, l->samples, l->div_samples,
-                (unsigned)l->is_div, l->repid);
+        fprintf(out, "%s %u %u %u %u %" PRIu64 " %" PRIu64 " %u %u %" PRIu64 " %" PRIu64 "\n",
+                p->kernels[l->kernel], l->pc, l->src_line, l->loop_begin, l->loop_end,
+                l->samples, l->div_samples, (unsigned)l->is_div, l->repid, l->execs, l->reuse);
     }
     return ferror(out) ? WS_ERR_IO : WS_OK;
 }
@@ -104,8 +117,8 @@ int profile_read(const char *path, struct load_profile *p, struct err *e)
     char buf[1024];
     uint32_t lineno = 0;
     int rc = WS_OK, seen_magic = 0;
-    static const char *const names[] = {"pc",      "line", "loop_begin", "loop_end",
-                                        "samples", "div",  "is_div",     "repid"};
+    static const char *const names[] = {"pc",  "line",   "loop_begin", "loop_end", "samples",
+                                        "div", "is_div", "repid",      "execs",    "reuse"};
     while (rc == WS_OK && fgets(buf, sizeof buf, f)) {
         lineno++;
         size_t len = strlen(buf);
@@ -116,7 +129,12 @@ int profile_read(const char *path, struct load_profile *p, struct err *e)
         while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r' || buf[len - 1] == ' '))
             buf[--len] = '\0';
         if (!seen_magic) {
-            if (strcmp(buf, PROFILE_MAGIC) != 0)
+            if (strcmp(buf, PROFILE_MAGIC_V1) == 0)
+                rc = err_set(e, WS_ERR_PARSE,
+                             "%s:%u: load profile format 1 has no locality columns: write it "
+                             "again with `warpsim profile`",
+                             path, lineno);
+            else if (strcmp(buf, PROFILE_MAGIC) != 0)
                 rc = err_set(e, WS_ERR_PARSE,
                              "%s:%u: not a warpsim load profile (expected first line '%s')",
                              path, lineno, PROFILE_MAGIC);
@@ -128,34 +146,36 @@ int profile_read(const char *path, struct load_profile *p, struct err *e)
             s++;
         if (!*s || *s == '#')
             continue;
-        char *tok[10];
+        char *tok[12];
         int nt = 0;
         char *save = NULL;
         for (char *t = strtok_r(s, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
-            if (nt == 10)
+            if (nt == 12)
                 break;
             tok[nt++] = t;
         }
-        if (nt != 9) {
+        if (nt != 11) {
             rc = err_set(e, WS_ERR_PARSE,
-                         "%s:%u: expected 9 fields (kernel pc line loop_begin loop_end samples "
-                         "div is_div repid), got %d",
+                         "%s:%u: expected 11 fields (kernel pc line loop_begin loop_end samples "
+                         "div is_div repid execs reuse), got %d",
                          path, lineno, nt);
             break;
         }
-        uint64_t v[8];
-        for (int i = 0; i < 8; i++)
-            if (parse_u64(tok[i + 1], &v[i]) != 0 || (i != 4 && i != 5 && v[i] > UINT32_MAX)) {
+        uint64_t v[10];
+        for (int i = 0; i < 10; i++)
+            if (parse_u64(tok[i + 1], &v[i]) != 0 ||
+                (i != 4 && i != 5 && i < 8 && v[i] > UINT32_MAX)) {
                 rc = err_set(e, WS_ERR_PARSE, "%s:%u: field '%s': '%s' is not a number", path,
                              lineno, names[i], tok[i + 1]);
                 break;
             }
         if (rc != WS_OK)
             break;
-        if (v[6] > 1 || v[5] > v[4]) {
+        if (v[6] > 1 || v[5] > v[4] || v[9] > v[8]) {
             rc = err_set(e, WS_ERR_PARSE,
-                         "%s:%u: is_div must be 0 or 1 and div must not exceed samples", path,
-                         lineno);
+                         "%s:%u: is_div must be 0 or 1, div must not exceed samples nor reuse "
+                         "execs",
+                         path, lineno);
             break;
         }
         if (strlen(tok[0]) >= PROFILE_NAME_MAX) {
@@ -188,6 +208,8 @@ int profile_read(const char *path, struct load_profile *p, struct err *e)
         l->div_samples = v[5];
         l->is_div = (uint8_t)v[6];
         l->repid = (uint32_t)v[7];
+        l->execs = v[8];
+        l->reuse = v[9];
     }
     if (rc == WS_OK && ferror(f))
         rc = err_set(e, WS_ERR_IO, "%s: read error", path);
@@ -217,6 +239,10 @@ struct prof_kernel {
     uint32_t *last_mask;     /* [m->ninsts] */
     uint64_t *last_addr;     /* [m->ninsts * FUNC_WARP_SIZE] */
     uint64_t *loop_epoch;    /* [an->nloops] epoch of the loop's current iteration */
+    uint64_t *prev_epoch;    /* [an->nloops] epoch of its previous iteration (0: none) */
+    uint64_t *execs, *reuse; /* [m->ninsts] locality counts */
+    uint64_t *reuse_line;    /* [PROF_REUSE_SLOTS] line + 1 */
+    uint64_t *reuse_epoch;   /* [PROF_REUSE_SLOTS] trip epoch of its last touch */
     struct prof_pair *pairs;
     size_t npairs, pairs_cap;
 };
@@ -246,6 +272,11 @@ void profiler_free(struct profiler *pr)
         free(pr->ks[i].last_mask);
         free(pr->ks[i].last_addr);
         free(pr->ks[i].loop_epoch);
+        free(pr->ks[i].prev_epoch);
+        free(pr->ks[i].execs);
+        free(pr->ks[i].reuse);
+        free(pr->ks[i].reuse_line);
+        free(pr->ks[i].reuse_epoch);
         free(pr->ks[i].pairs);
     }
     free(pr->ks);
@@ -276,6 +307,11 @@ static struct prof_kernel *prof_kernel_for(struct profiler *pr, const struct fun
     pk->last_addr = xcalloc((k->m->ninsts ? k->m->ninsts : 1) * (size_t)FUNC_WARP_SIZE,
                             sizeof(uint64_t));
     pk->loop_epoch = xcalloc(k->an->nloops ? k->an->nloops : 1, sizeof(uint64_t));
+    pk->prev_epoch = xcalloc(k->an->nloops ? k->an->nloops : 1, sizeof(uint64_t));
+    pk->execs = xcalloc(k->m->ninsts ? k->m->ninsts : 1, sizeof(uint64_t));
+    pk->reuse = xcalloc(k->m->ninsts ? k->m->ninsts : 1, sizeof(uint64_t));
+    pk->reuse_line = xcalloc(PROF_REUSE_SLOTS, sizeof(uint64_t));
+    pk->reuse_epoch = xcalloc(PROF_REUSE_SLOTS, sizeof(uint64_t));
     return pk;
 }
 
@@ -323,6 +359,40 @@ static void prof_repeats(struct prof_kernel *pk, uint32_t loop, const struct fun
     memcpy(&pk->last_addr[(size_t)t->pc * FUNC_WARP_SIZE], t->addr, sizeof t->addr);
 }
 
+static uint32_t prof_slot(uint64_t line)
+{
+    return (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> 50) & (PROF_REUSE_SLOTS - 1);
+}
+
+/* Intra-warp locality of one load execution: did a lane touch a line the
+ * same warp's loads touched on this or the previous trip of `loop`?  The
+ * lines are then recorded for this trip (lanes of one instruction sharing a
+ * line are coalescing, not reuse: look all up first). */
+static void prof_locality(struct prof_kernel *pk, uint32_t loop, const struct func_trace *t)
+{
+    uint64_t cur = pk->loop_epoch[loop], prev = pk->prev_epoch[loop];
+    int hit = 0;
+    for (uint32_t l = 0; l < FUNC_WARP_SIZE; l++) {
+        if (!(t->mask >> l & 1))
+            continue;
+        uint64_t line = t->addr[l] / PROFILE_LINE_BYTES;
+        uint32_t i = prof_slot(line);
+        if (pk->reuse_line[i] == line + 1 &&
+            (pk->reuse_epoch[i] == cur || (prev && pk->reuse_epoch[i] == prev)))
+            hit = 1;
+    }
+    for (uint32_t l = 0; l < FUNC_WARP_SIZE; l++) {
+        if (!(t->mask >> l & 1))
+            continue;
+        uint64_t line = t->addr[l] / PROFILE_LINE_BYTES;
+        uint32_t i = prof_slot(line);
+        pk->reuse_line[i] = line + 1;
+        pk->reuse_epoch[i] = cur;
+    }
+    pk->execs[t->pc]++;
+    pk->reuse[t->pc] += (uint64_t)hit;
+}
+
 void profiler_trace(void *ctx, const struct func_kernel *k, const struct func_cta *c,
                     const struct func_warp *w, const struct func_trace *t)
 {
@@ -339,20 +409,25 @@ void profiler_trace(void *ctx, const struct func_kernel *k, const struct func_ct
         pr->cur_cta = c;
         pr->cur_cta_linear = c->linear;
         pr->cur_warp = w->id;
-        for (uint32_t l = 0; l < an->nloops; l++)
+        for (uint32_t l = 0; l < an->nloops; l++) {
             pk->loop_epoch[l] = ++pr->epoch;
+            pk->prev_epoch[l] = 0;
+        }
     }
     /* a loop's first instruction starts a new iteration of it (and of the
      * loops inside it) */
     for (uint32_t l = loop; l != PTX_NO_INDEX && l < an->nloops; l = an->loops[l].parent)
-        if (an->loops[l].header_pc == t->pc)
+        if (an->loops[l].header_pc == t->pc) {
+            pk->prev_epoch[l] = pk->loop_epoch[l];
             for (uint32_t i = 0; i < an->nloops; i++)
                 if (i == l || (an->loops[i].first_pc >= an->loops[l].first_pc &&
                                an->loops[i].last_pc <= an->loops[l].last_pc))
                     pk->loop_epoch[i] = ++pr->epoch;
+        }
     if (!prof_is_load(an, t->pc) || t->is_store || !t->mask)
         return;
     prof_repeats(pk, loop, t);
+    prof_locality(pk, loop, t);
     uint32_t lanes = (uint32_t)__builtin_popcount(t->mask);
     if (lanes <= 2)
         return;
@@ -491,6 +566,8 @@ int profiler_finish(const struct profiler *pr, struct load_profile *out, struct 
             l->div_samples = pk->div[pcs[i]];
             l->is_div = (uint8_t)profile_is_div(l->samples, l->div_samples);
             l->repid = rep[i];
+            l->execs = pk->execs[pcs[i]];
+            l->reuse = pk->reuse[pcs[i]];
         }
         free(pcs);
         free(loop);

@@ -6,6 +6,11 @@
  * with > 2 active lanes and how often those samples touched > 2 distinct
  * 128-byte lines (Fermi coalescing, SPEC 1.3); RepID comes statically from
  * the address operand (same base, displacements within one 128 B line).
+ * Locality: per load PC, how many executions re-touched a line the same
+ * warp's loads touched on this or the previous trip of the load's innermost
+ * loop (Accessed-This-Trip / Accessed-Last-Trip, DAWS Sec. 4.1, Fig. 4);
+ * profile_loop_has_locality() decides from those counts which loops
+ * Profiled-DAWS predicts for (Sec. 5.1).
  *
  * The result is a text file (format in docs/daws.md and in its own header
  * comment) that struct load_profile reads back into fixed-size storage, so a
@@ -41,6 +46,10 @@ struct profile_load {
     uint64_t div_samples;/* of those, coalesced into > 2 lines */
     uint32_t repid;      /* repetition group (per kernel) */
     uint8_t is_div;
+    uint64_t execs;      /* executions (any active lane) */
+    uint64_t reuse;      /* of those, executions with intra-warp locality: some lane's
+                            line was touched by the same warp's loads on this or the
+                            previous trip of the load's loop (DAWS Fig. 4) */
 };
 
 struct load_profile {
@@ -52,6 +61,12 @@ struct load_profile {
 
 /* IsDiv from the counts (PROFILE_DIV_PERCENT rule). */
 int profile_is_div(uint64_t samples, uint64_t div_samples);
+
+/* Does a loop have intra-warp locality?  [CHOICE] the same sign rule as
+ * Detected-DAWS's HasLocality counter (Sec. 5.2.1: +1 per load with
+ * intra-warp locality, -1 per load without, positive = locality), applied to
+ * the profiled counts of the loop's loads: sum(reuse) > sum(execs - reuse). */
+int profile_loop_has_locality(uint64_t execs, uint64_t reuse);
 
 /* Kernel index by name, or -1. */
 int profile_find_kernel(const struct load_profile *p, const char *name);

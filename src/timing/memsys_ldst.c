@@ -62,10 +62,11 @@ static void emit(struct sm_mem *sm, uint32_t kind, int32_t slot, uint32_t pc, ui
 }
 
 /* SCHED_EV_L1D_ACCESS of the current instruction: own_line when the access
- * hit a line the same (dynamic) warp allocated.  A load miss probes the
- * lost-locality victim tags. */
+ * hit a line the same (dynamic) warp allocated; merged when the line was
+ * pending in an MSHR (a read merged into it, or a store).  A load miss probes the lost-locality victim
+ * tags. */
 static void emit_access(struct mem_system *ms, struct sm_mem *sm, uint64_t line, int hit,
-                        int is_write, int own, uint64_t now)
+                        int is_write, int own, int merged, uint64_t now)
 {
     const struct mem_inst *mi = &sm->cur;
     if (!hit && !is_write && lost_locality_miss(&sm->lost, (int32_t)mi->slot, mi->age, line))
@@ -75,7 +76,8 @@ static void emit_access(struct mem_system *ms, struct sm_mem *sm, uint64_t line,
     struct sched_event ev = {.kind = SCHED_EV_L1D_ACCESS, .slot = (int32_t)mi->slot,
                              .pc = mi->pc, .cta = mi->cta, .age = mi->age, .addr = line,
                              .hit = (uint8_t)hit, .is_write = (uint8_t)is_write,
-                             .own_line = (uint8_t)(hit && own), .now = now};
+                             .own_line = (uint8_t)(hit && own), .merged = (uint8_t)merged,
+                             .now = now};
     sm->fn(sm->fn_ctx, &ev);
 }
 
@@ -272,7 +274,7 @@ static void uncached_read(struct mem_system *ms, struct sm_mem *sm, uint64_t lin
     if (is_l1d) {
         ms->st.l1d_accesses++;
         ms->st.l1d_misses++;
-        emit_access(ms, sm, line, 0, 0, 0, now);
+        emit_access(ms, sm, line, 0, 0, 0, 0, now);
     } else {
         ms->st.l1c_accesses++;
         ms->st.l1c_misses++;
@@ -306,7 +308,7 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
                 ms->st.l1d_intra_warp_hits++;
             else
                 ms->st.l1d_inter_warp_hits++;
-            emit_access(ms, sm, line, 1, 0, own, now);
+            emit_access(ms, sm, line, 1, 0, own, 0, now);
         } else {
             ms->st.l1c_accesses++;
             ms->st.l1c_hits++;
@@ -326,7 +328,7 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
         if (is_l1d) {
             ms->st.l1d_accesses++;
             ms->st.l1d_hit_reserved++;
-            emit_access(ms, sm, line, 0, 0, 0, now);
+            emit_access(ms, sm, line, 0, 0, 0, 1, now);
         } else {
             ms->st.l1c_accesses++;
             ms->st.l1c_hit_reserved++;
@@ -380,7 +382,7 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
     if (is_l1d) {
         ms->st.l1d_accesses++;
         ms->st.l1d_misses++;
-        emit_access(ms, sm, line, 0, 0, 0, now);
+        emit_access(ms, sm, line, 0, 0, 0, 0, now);
     } else {
         ms->st.l1c_accesses++;
         ms->st.l1c_misses++;
@@ -434,7 +436,7 @@ static int l1d_store(struct mem_system *ms, struct sm_mem *sm, const struct ldst
     } else {
         ms->st.l1d_misses++;
     }
-    emit_access(ms, sm, line, r == CACHE_HIT, 1, own, now);
+    emit_access(ms, sm, line, r == CACHE_HIT, 1, own, r == CACHE_HIT_RESERVED, now);
     if (need_req)
         ring_push(&sm->missq, memsys_new_req(ms, mi, a->addr, a->bytes, MEM_REQ_WRITE,
                                              MEM_DEST_NONE, 0));

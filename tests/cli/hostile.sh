@@ -138,7 +138,7 @@ sleep 2
 kill -INT "$pid"
 wait "$pid"
 rc=$?
-if [ "$rc" = 130 ] && grep -Eq "interrupted at cycle [0-9]+ \([0-9]+ of 2048 CTAs dispatched\)" "$tmp/err" &&
+if [ "$rc" = 130 ] && grep -Eq "interrupted at cycle [0-9]+ \([0-9]+ of 4096 CTAs dispatched\)" "$tmp/err" &&
    grep -Eq "^  SM [0-9]+ slot [0-9]+ \(CTA slot [0-9]+, warp [0-9]+\): PC [0-9]+ \(line [0-9]+\)" "$tmp/err" &&
    grep -q '^  "status": "partial",' "$tmp/int.json" && grep -q '"gpu_sim_cycle": [1-9]' "$tmp/int.json"; then
   pass=$((pass + 1))

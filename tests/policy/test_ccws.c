@@ -254,35 +254,149 @@ static void test_additive_and_observe(void **state)
     free(p);
 }
 
+/* An L1D access event with the merged flag (GPGPU-Sim HIT_RESERVED). */
+static void acc(struct h *h, int32_t slot, uint64_t addr, int hit, int wr, int merged)
+{
+    struct sched_event e;
+    memset(&e, 0, sizeof e);
+    e.kind = SCHED_EV_L1D_ACCESS;
+    e.slot = slot;
+    e.age = h->age[slot];
+    e.addr = addr;
+    e.hit = (uint8_t)hit;
+    e.is_write = (uint8_t)wr;
+    e.merged = (uint8_t)merged;
+    e.now = h->v.now;
+    h->ops->on_event(h->priv, &e);
+}
+
+/* Released rule: only a fresh miss probes the VTA; a load that merges into a
+ * pending MSHR entry does not (vta_probe=merge: it does). */
+static void test_probe_fresh_miss_only(void **state)
+{
+    (void)state;
+    struct h h;
+    h_open(&h, "ccws");
+    issue_n(&h, 0, 10);
+    ev(&h, SCHED_EV_L1D_EVICT, 0, 0x40, 0, 0);
+    acc(&h, 0, 0x40, 0, 0, 1); /* merge: no probe */
+    assert_int_equal(stat(&h, "sched_vta_hits"), 0);
+    assert_int_equal(allowed_loads(&h), 0xff);
+    acc(&h, 0, 0x40, 0, 0, 0); /* fresh miss: lost locality, LLS 640 */
+    assert_int_equal(stat(&h, "sched_vta_hits"), 1);
+    assert_int_equal(allowed_loads(&h), 0x07);
+    h_close(&h);
+    h_open(&h, "ccws:vta_probe=merge");
+    issue_n(&h, 0, 10);
+    ev(&h, SCHED_EV_L1D_EVICT, 0, 0x40, 0, 0);
+    acc(&h, 0, 0x40, 0, 0, 1);
+    assert_int_equal(stat(&h, "sched_vta_hits"), 1);
+    assert_int_equal(allowed_loads(&h), 0x07);
+    h_close(&h);
+}
+
+/* Released rule: a warp launched into a slot whose warp exited scores 0
+ * (ranked last, adds nothing to the sum) until its first L1D hit or fresh
+ * miss raises it to B; a merge does not.  new_warp=base: B at launch. */
+static void test_new_warp_score(void **state)
+{
+    (void)state;
+    struct h h;
+    h_open(&h, "ccws");
+    issue_n(&h, 1, 10);
+    ev(&h, SCHED_EV_WARP_EXIT, 0, 0, 0, 0);
+    h.age[0] = 200;
+    ev(&h, SCHED_EV_WARP_LAUNCH, 0, 0, 0, 0);
+    /* warp 1 loses locality: LLDS = 8 x (1/10) x 800 = 640.  Ranked 640,
+     * 6 x 100 (slots 2..7), then new warp 0 at 0: the sum reaches 800 after
+     * slots 1, 2, 3, so 0 and 4..7 are throttled */
+    ev(&h, SCHED_EV_L1D_EVICT, 1, 0x41, 0, 0);
+    acc(&h, 1, 0x41, 0, 0, 0);
+    assert_int_equal(allowed_loads(&h), 0x0e);
+    acc(&h, 0, 0x99, 0, 0, 1); /* merge: still 0 */
+    assert_int_equal(allowed_loads(&h), 0x0e);
+    acc(&h, 0, 0x99, 1, 0, 0); /* a hit: raised to B, ranks by slot among the 100s */
+    assert_int_equal(allowed_loads(&h), 0x07);
+    h_close(&h);
+    h_open(&h, "ccws:new_warp=base");
+    issue_n(&h, 1, 10);
+    ev(&h, SCHED_EV_WARP_EXIT, 0, 0, 0, 0);
+    h.age[0] = 200;
+    ev(&h, SCHED_EV_WARP_LAUNCH, 0, 0, 0, 0);
+    ev(&h, SCHED_EV_L1D_EVICT, 1, 0x41, 0, 0);
+    acc(&h, 1, 0x41, 0, 0, 0);
+    assert_int_equal(allowed_loads(&h), 0x07);
+    h_close(&h);
+}
+
+/* Decay: `decay` points every decay_period core cycles, at the multiples of
+ * the period (released: 1 point per 325 MHz core cycle = decay_period 4 at a
+ * 1300 MHz core). */
+static void test_decay_period(void **state)
+{
+    (void)state;
+    struct h h;
+    h_open(&h, "ccws:decay_period=4");
+    issue_n(&h, 0, 10);
+    ev(&h, SCHED_EV_L1D_EVICT, 0, 0x40, 0, 0);
+    acc(&h, 0, 0x40, 0, 0, 0); /* LLS 640 at cycle 0 */
+    assert_int_equal(allowed_loads(&h), 0x07);
+    /* 1 point per 4 cycles: at cycle 400 LLS = 540 (the 4th warp reaches
+     * 800); at 963 LLS = 640 - 240 = 400 (sum exactly 800 at the 5th warp);
+     * at 964 399: one more warp */
+    h.v.now = 400;
+    assert_int_equal(allowed_loads(&h), 0x0f);
+    h.v.now = 959;
+    assert_int_equal(allowed_loads(&h), 0x1f);
+    h.v.now = 963;
+    assert_int_equal(allowed_loads(&h), 0x1f);
+    h.v.now = 964;
+    assert_int_equal(allowed_loads(&h), 0x3f);
+    h_close(&h);
+}
+
+static void run_ccws(const struct workload_entry *we, const char *sched, int check_memc)
+{
+    ws_gpu *gpu;
+    assert_int_equal(ws_gpu_new(&gpu), WS_OK);
+    assert_int_equal(ws_gpu_load_config(gpu, "daws"), WS_OK);
+    assert_int_equal(ws_gpu_set(gpu, "mode", "timing"), WS_OK);
+    assert_int_equal(ws_gpu_set(gpu, "sm.sched", sched), WS_OK);
+    struct wl_args a = {.size = WL_SMALL, .seed = 1};
+    char detail[1024] = "";
+    int rc = workload_run(gpu, we, &a, detail, sizeof detail);
+    if (rc != WS_OK)
+        fail_msg("%s under %s: %s: %s", we->w->name, sched, ws_status_name(rc), detail);
+    if (check_memc) {
+        uint64_t hits = 0, thr = 0, observed = 0;
+        assert_int_equal(ws_stat(gpu, "sched_vta_hits", &hits), WS_OK);
+        assert_int_equal(ws_stat(gpu, "sched_throttled_cycles", &thr), WS_OK);
+        assert_int_equal(ws_stat(gpu, "l1d_vta_hits", &observed), WS_OK);
+        assert_true(hits > 0);
+        assert_true(thr > 0);
+        /* the statistic probes on every read miss, merges included */
+        if (check_memc == 2)
+            assert_int_equal(observed, hits);
+        else
+            assert_true(hits <= observed);
+    }
+    ws_gpu_free(gpu);
+}
+
 /* Every workload at small size under ccws on the daws preset: verified, no
- * deadlock, and on memc lost locality is detected; the memory system's
- * victim-tag statistic (timing/lost_locality.h) counts exactly what CCWS's
- * own arrays detect (one scheduler unit per SM at this preset). */
+ * deadlock; on memc lost locality is detected and, with vta_probe=merge, the
+ * memory system's victim-tag statistic (timing/lost_locality.h) counts
+ * exactly what CCWS's own arrays detect (one scheduler unit per SM at this
+ * preset); with the default (fresh misses only) CCWS counts no more. */
 static void test_workloads_no_deadlock(void **state)
 {
     (void)state;
     for (unsigned i = 0; i < workload_count; i++) {
         const struct workload_entry *we = &workload_table[i];
-        ws_gpu *gpu;
-        assert_int_equal(ws_gpu_new(&gpu), WS_OK);
-        assert_int_equal(ws_gpu_load_config(gpu, "daws"), WS_OK);
-        assert_int_equal(ws_gpu_set(gpu, "mode", "timing"), WS_OK);
-        assert_int_equal(ws_gpu_set(gpu, "sm.sched", "ccws"), WS_OK);
-        struct wl_args a = {.size = WL_SMALL, .seed = 1};
-        char detail[1024] = "";
-        int rc = workload_run(gpu, we, &a, detail, sizeof detail);
-        if (rc != WS_OK)
-            fail_msg("%s under ccws: %s: %s", we->w->name, ws_status_name(rc), detail);
-        if (!strcmp(we->w->name, "memc")) {
-            uint64_t hits = 0, thr = 0, observed = 0;
-            assert_int_equal(ws_stat(gpu, "sched_vta_hits", &hits), WS_OK);
-            assert_int_equal(ws_stat(gpu, "sched_throttled_cycles", &thr), WS_OK);
-            assert_int_equal(ws_stat(gpu, "l1d_vta_hits", &observed), WS_OK);
-            assert_true(hits > 0);
-            assert_int_equal(observed, hits);
-            assert_true(thr > 0);
-        }
-        ws_gpu_free(gpu);
+        int memc = !strcmp(we->w->name, "memc");
+        run_ccws(we, "ccws", memc);
+        if (memc)
+            run_ccws(we, "ccws:vta_probe=merge", 2);
     }
 }
 
@@ -292,6 +406,9 @@ int main(void)
         cmocka_unit_test(test_detection_and_cutoff),
         cmocka_unit_test(test_vta_geometry),
         cmocka_unit_test(test_additive_and_observe),
+        cmocka_unit_test(test_probe_fresh_miss_only),
+        cmocka_unit_test(test_new_warp_score),
+        cmocka_unit_test(test_decay_period),
         cmocka_unit_test(test_workloads_no_deadlock),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -72,6 +72,7 @@ static void fixture_init(struct kernel_fixture *f, uint32_t l1d_lines)
 
 struct prof_row {
     uint32_t pc, is_div, repid;
+    uint32_t no_locality; /* 1: 3 of 10 executions re-touched a line (no locality) */
 };
 
 /* Write a profile for kernel "k" to a fresh temporary file; path gets it. */
@@ -92,6 +93,8 @@ static void write_profile(char *path, size_t len, const struct prof_row *rows, s
         l->repid = rows[i].repid;
         l->samples = 10;
         l->div_samples = rows[i].is_div ? 10 : 0;
+        l->execs = 10;
+        l->reuse = rows[i].no_locality ? 3 : 6;
     }
     struct err e;
     err_clear(&e);
@@ -190,7 +193,7 @@ static void test_fig6_timeline(void **state)
      * > 60: held back; T4: 16 of warp 0's lanes leave the loop, warp 0 now
      * predicts 16 and warp 2 may issue loads again (56 <= 60). */
     char path[64];
-    struct prof_row rows[] = {{33, 1, 0}};
+    struct prof_row rows[] = {{33, 1, 0, 0}};
     write_profile(path, sizeof path, rows, 1);
     char spec[128];
     snprintf(spec, sizeof spec, "daws_profiled:profile=%s", path);
@@ -234,7 +237,7 @@ static void test_fig1_outside_loop_and_equal(void **state)
      * loop in program order: 3 lines, 7 > 4: held back.  When warp 0 is down
      * to one lane, 1 + 3 = 4 lines fit exactly (equal is allowed). */
     char path[64];
-    struct prof_row rows[] = {{33, 1, 0}};
+    struct prof_row rows[] = {{33, 1, 0, 0}};
     write_profile(path, sizeof path, rows, 1);
     char spec[128];
     snprintf(spec, sizeof spec, "daws_profiled:profile=%s,assoc_factor=1.0", path);
@@ -260,13 +263,74 @@ static void test_fig1_outside_loop_and_equal(void **state)
     unlink(path);
 }
 
+/* The outside-loop rule tests the validity of the slot it predicts for, not
+ * slot 0's: with slot 0 empty, warp 2's load outside any loop is still
+ * predicted from the next loop (3 lines) and held back behind warp 1's 4. */
+static void test_outside_loop_slot0_empty(void **state)
+{
+    (void)state;
+    char path[64];
+    struct prof_row rows[] = {{33, 1, 0, 0}};
+    write_profile(path, sizeof path, rows, 1);
+    char spec[128];
+    snprintf(spec, sizeof spec, "daws_profiled:profile=%s,assoc_factor=1.0", path);
+    struct harness h;
+    h_open(&h, spec, 3, 4);
+    struct daws_core *c = h_core(&h);
+    h_event(&h, (struct sched_event){.kind = SCHED_EV_WARP_EXIT, .slot = 0});
+    h.v.valid &= ~1ull;
+    h_issue(&h, 1, 32, 4, 33);
+    assert_int_equal(c->pred[1], 4);
+    h.pc[2] = 31;
+    h.active[2] = 3;
+    assert_false(h_load_allowed(&h, 2));
+    assert_int_equal(c->gauge_footprint, 7);
+    h_close(&h);
+    unlink(path);
+}
+
+/* Sec. 5.1: only loops with locality are predicted for.  Loop 2's two
+ * profiled loads re-touched a line in 6 + 3 of 20 executions: no locality,
+ * no prediction (locality=all: 32 + 2 lines); loop 0's load in 6 of 10:
+ * predicted. */
+static void test_profiled_locality(void **state)
+{
+    (void)state;
+    char path[64];
+    struct prof_row rows[] = {{33, 1, 0, 0}, {34, 0, 1, 1}, {35, 0, 2, 1}, {12, 1, 3, 0}};
+    write_profile(path, sizeof path, rows, 4);
+    char spec[160];
+    snprintf(spec, sizeof spec, "daws_profiled:profile=%s", path);
+    struct harness h;
+    h_open(&h, spec, 2, 256);
+    struct daws_core *c = h_core(&h);
+    assert_int_equal(c->nloads, 1); /* only loop 0's load joined the table */
+    h_issue(&h, 0, 32, 32, 33);
+    assert_int_equal(c->pred[0], 0);
+    h_issue(&h, 1, 10, 32, 11);
+    assert_int_equal(c->pred[1], 32);
+    h_close(&h);
+    snprintf(spec, sizeof spec, "daws_profiled:profile=%s,locality=all", path);
+    h_open(&h, spec, 2, 256);
+    c = h_core(&h);
+    assert_int_equal(c->nloads, 4);
+    h_issue(&h, 0, 32, 32, 33);
+    assert_int_equal(c->pred[0], 32 + 2 + 2);
+    h_close(&h);
+    /* the decision: more executions with reuse than without */
+    assert_true(profile_loop_has_locality(10, 6));
+    assert_false(profile_loop_has_locality(10, 5));
+    assert_false(profile_loop_has_locality(0, 0));
+    unlink(path);
+}
+
 static void test_inner_loop_rule(void **state)
 {
     (void)state;
     /* loop 0 holds a converged load (2 lines at > 1 lane); inner loop 1 a
      * diverged one (one line per lane). */
     char path[64];
-    struct prof_row rows[] = {{12, 0, 0}, {17, 1, 1}};
+    struct prof_row rows[] = {{12, 0, 0, 0}, {17, 1, 1, 0}};
     write_profile(path, sizeof path, rows, 2);
     char spec[128];
     snprintf(spec, sizeof spec, "daws_profiled:profile=%s", path);
@@ -302,7 +366,7 @@ static void test_barrier_clears(void **state)
 {
     (void)state;
     char path[64];
-    struct prof_row rows[] = {{33, 1, 0}};
+    struct prof_row rows[] = {{33, 1, 0, 0}};
     write_profile(path, sizeof path, rows, 1);
     char spec[128];
     snprintf(spec, sizeof spec, "daws_profiled:profile=%s", path);
@@ -331,7 +395,7 @@ static void test_assoc_cutoff(void **state)
     /* 256 lines x 0.6 = 153.6, not floored: 4 x 32 + 25 = 153 fits, + 26 =
      * 154 does not.  Equal case: 100 lines x 0.6 = 60: 30 + 30 allowed. */
     char path[64];
-    struct prof_row rows[] = {{33, 1, 0}};
+    struct prof_row rows[] = {{33, 1, 0, 0}};
     write_profile(path, sizeof path, rows, 1);
     char spec[128];
     snprintf(spec, sizeof spec, "daws_profiled:profile=%s", path);
@@ -370,7 +434,7 @@ static void test_override_and_guard(void **state)
 {
     (void)state;
     char path[64];
-    struct prof_row rows[] = {{33, 1, 0}};
+    struct prof_row rows[] = {{33, 1, 0, 0}};
     write_profile(path, sizeof path, rows, 1);
     char spec[128];
     snprintf(spec, sizeof spec, "daws_profiled:profile=%s", path);
@@ -414,7 +478,7 @@ static void test_kernel_without_profile_entry(void **state)
 {
     (void)state;
     char path[64];
-    struct prof_row rows[] = {{33, 1, 0}};
+    struct prof_row rows[] = {{33, 1, 0, 0}};
     write_profile(path, sizeof path, rows, 1);
     char spec[128];
     snprintf(spec, sizeof spec, "daws_profiled:profile=%s", path);
@@ -429,7 +493,7 @@ static void test_kernel_without_profile_entry(void **state)
     assert_true(h_load_allowed(&h, 1));
     h_close(&h);
     /* entries whose PC is not a load in a loop are ignored */
-    struct prof_row bad[] = {{3, 1, 0}, {300, 1, 1}, {33, 0, 2}};
+    struct prof_row bad[] = {{3, 1, 0, 0}, {300, 1, 1, 0}, {33, 0, 2, 0}};
     write_profile(path, sizeof path, bad, 3);
     snprintf(spec, sizeof spec, "daws_profiled:profile=%s", path);
     h_open(&h, spec, 2, 10);
@@ -452,7 +516,8 @@ static void test_profile_round_trip(void **state)
         p.loads[p.nloads++] = (struct profile_load){
             .kernel = i % 2, .pc = 10 + i, .src_line = 50 + i, .loop_begin = 9,
             .loop_end = 40, .samples = 100 + i, .div_samples = 7 * i, .repid = i / 2,
-            .is_div = (uint8_t)profile_is_div(100 + i, 7 * i)};
+            .is_div = (uint8_t)profile_is_div(100 + i, 7 * i), .execs = 200 + i,
+            .reuse = 3 * i};
     char path[64];
     snprintf(path, sizeof path, "/tmp/daws_rtXXXXXX");
     int fd = mkstemp(path);
@@ -506,11 +571,14 @@ static void test_profile_errors(void **state)
     assert_non_null(strstr(e.msg, "/tmp/daws_no_such_profile"));
     expect_read_error("hello\n", ":1: not a warpsim load profile");
     expect_read_error("", ":1: empty file");
-    expect_read_error("warpsim-load-profile 1\n# c\nk 1 2 3 4 5 6 1\n", ":3: expected 9 fields");
-    expect_read_error("warpsim-load-profile 1\nk 1 2 3 4 5 x 1 0\n", ":2: field 'div'");
-    expect_read_error("warpsim-load-profile 1\n\nk 1 2 3 4 5 6 2 0\n", ":3: is_div must be");
-    expect_read_error("warpsim-load-profile 1\nk 1 2 3 4 5 9 1 0\n", ":2: is_div must be 0 or 1 "
-                                                                    "and div must not exceed");
+    expect_read_error("warpsim-load-profile 1\nk 1 2 3 4 5 6 1 0\n", ":1: load profile format 1");
+    expect_read_error("warpsim-load-profile 2\n# c\nk 1 2 3 4 5 6 1\n", ":3: expected 11 fields");
+    expect_read_error("warpsim-load-profile 2\nk 1 2 3 4 5 x 1 0 1 1\n", ":2: field 'div'");
+    expect_read_error("warpsim-load-profile 2\nk 1 2 3 4 5 4 1 0 1 y\n", ":2: field 'reuse'");
+    expect_read_error("warpsim-load-profile 2\n\nk 1 2 3 4 5 6 2 0 1 1\n", ":3: is_div must be");
+    expect_read_error("warpsim-load-profile 2\nk 1 2 3 4 5 9 1 0 1 1\n", ":2: is_div must be 0 or 1, "
+                                                                    "div must not exceed");
+    expect_read_error("warpsim-load-profile 2\nk 1 2 3 4 5 4 1 0 1 2\n", ":2: is_div must be");
     /* the policy passes the error on at init */
     const struct sched_ops *ops;
     struct param_set ps;
@@ -585,6 +653,50 @@ static void test_detected_needs_locality(void **state)
     }
     h_issue(&h, 1, 32, 32, 33);
     assert_int_equal(c->pred[1], 0); /* HasLocality no longer positive */
+    h_close(&h);
+}
+
+/* Learn locality for loop 2's load 33 (sampler warp 1, lost locality 5
+ * times), then launch the kernel again: keep=module (default) predicts at
+ * once from the kept classification; keep=none starts afresh; a kernel of
+ * another module starts afresh under keep=module too. */
+static void learn_and_relaunch(struct harness *h, const struct ptx_module *m2)
+{
+    h_issue(h, 1, 32, 32, 33);
+    for (int i = 0; i < 5; i++) {
+        h_event(h, (struct sched_event){.kind = SCHED_EV_L1D_EVICT, .slot = 1, .addr = 7});
+        mem_issue(h, 1, 33, 32, 32);
+        l1d(h, 1, 33, 7, 0, 0);
+    }
+    assert_int_equal(h_core(h)->nloads, 1);
+    struct sched_kernel k2 = h->f.k;
+    if (m2)
+        k2.m = m2;
+    h_event(h, (struct sched_event){.kind = SCHED_EV_KERNEL_START, .slot = -1, .kernel = &k2});
+    h_event(h, (struct sched_event){.kind = SCHED_EV_WARP_LAUNCH, .slot = 0, .age = 10});
+    h->age[0] = 10;
+    h_issue(h, 0, 32, 32, 33);
+}
+
+static void test_detected_keep_across_launches(void **state)
+{
+    (void)state;
+    struct harness h;
+    h_open(&h, "daws_detected", 4, 256);
+    learn_and_relaunch(&h, NULL);
+    assert_int_equal(h_core(&h)->nloads, 1);
+    assert_int_equal(h_core(&h)->pred[0], 32); /* diverged, 32 lanes */
+    h_close(&h);
+    h_open(&h, "daws_detected:keep=none", 4, 256);
+    learn_and_relaunch(&h, NULL);
+    assert_int_equal(h_core(&h)->nloads, 0);
+    assert_int_equal(h_core(&h)->pred[0], 0);
+    h_close(&h);
+    h_open(&h, "daws_detected", 4, 256);
+    struct ptx_module other = h.f.m;
+    learn_and_relaunch(&h, &other);
+    assert_int_equal(h_core(&h)->nloads, 0);
+    assert_int_equal(h_core(&h)->pred[0], 0);
     h_close(&h);
 }
 
@@ -703,6 +815,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fig6_timeline),
         cmocka_unit_test(test_fig1_outside_loop_and_equal),
+        cmocka_unit_test(test_outside_loop_slot0_empty),
+        cmocka_unit_test(test_profiled_locality),
         cmocka_unit_test(test_inner_loop_rule),
         cmocka_unit_test(test_barrier_clears),
         cmocka_unit_test(test_assoc_cutoff),
@@ -713,6 +827,7 @@ int main(void)
         cmocka_unit_test(test_profile_errors),
         cmocka_unit_test(test_detected_needs_locality),
         cmocka_unit_test(test_locality_per_load),
+        cmocka_unit_test(test_detected_keep_across_launches),
         cmocka_unit_test(test_divergence_detector),
         cmocka_unit_test(test_ilrd),
     };

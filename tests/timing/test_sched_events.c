@@ -1,6 +1,6 @@
 /* test_sched_events.c: the scheduler events of the timing model
  * (src/policy/sched/sched.h): the memory system's MEM_ISSUE (lanes and the
- * coalescer's access count), L1D_ACCESS (hit, is_write, own_line), STORE and
+ * coalescer's access count), L1D_ACCESS (hit, is_write, own_line, merged), STORE and
  * L1D_EVICT through its listener; and end to end through the SM, seen by the
  * ccws policy's counters: KERNEL_START reaches every (SM, unit) instance, the
  * MEM_ISSUE access total equals the L1D's access count for a stride-1 and a
@@ -83,10 +83,10 @@ static void mfx_close(struct mfx *f)
     stats_free(f->st);
 }
 
-/* Issue one instruction of warp `slot` (age = slot + 100) and run until it
- * completes.  Lanes access base + lane * stride. */
-static void run_inst(struct mfx *f, uint32_t slot, uint8_t space, int store, uint64_t base,
-                     uint64_t stride)
+/* Issue one instruction of warp `slot` (age = slot + 100); returns its
+ * token.  Lanes access base + lane * stride. */
+static uint32_t issue_inst(struct mfx *f, uint32_t slot, uint8_t space, int store,
+                           uint64_t base, uint64_t stride)
 {
     struct mem_inst mi;
     memset(&mi, 0, sizeof mi);
@@ -104,14 +104,27 @@ static void run_inst(struct mfx *f, uint32_t slot, uint8_t space, int store, uin
     while (!memsys_can_issue(f->ms, 0))
         memsys_cycle(f->ms, f->now++);
     memsys_issue(f->ms, &mi, f->now);
+    return mi.token;
+}
+
+/* Run until the instruction with `token` (and any before it) completed. */
+static void wait_token(struct mfx *f, uint32_t token)
+{
     for (int guard = 0; guard < 100000; guard++) {
         memsys_cycle(f->ms, f->now++);
         uint32_t t;
         while (memsys_pop_done(f->ms, 0, &t))
-            if (t == mi.token)
+            if (t == token)
                 return;
     }
     fail_msg("instruction did not complete");
+}
+
+/* Issue one instruction and run until it completes. */
+static void run_inst(struct mfx *f, uint32_t slot, uint8_t space, int store, uint64_t base,
+                     uint64_t stride)
+{
+    wait_token(f, issue_inst(f, slot, space, store, base, stride));
 }
 
 #define GBASE 0x100000ull
@@ -134,6 +147,7 @@ static void test_memsys_events(void **state)
     assert_int_equal(last.is_write, 0);
     assert_int_equal(count_kind(&f.log, 0, SCHED_EV_L1D_ACCESS, &last), 1);
     assert_int_equal(last.hit, 0);
+    assert_int_equal(last.merged, 0);
     assert_int_equal(last.addr, GBASE >> 7);
     /* the same warp again: a hit on its own line; another warp: not own */
     uint32_t m = f.log.n;
@@ -189,6 +203,34 @@ static void test_memsys_events(void **state)
             assert_int_equal(f.log.e[i].age, 105);
         }
     assert_true(found);
+    mfx_close(&f);
+}
+
+/* A load to a line whose miss is still pending merges into its MSHR entry:
+ * hit = 0 and merged = 1 (GPGPU-Sim's HIT_RESERVED); the first was a fresh
+ * miss (merged = 0). */
+static void test_memsys_merge_event(void **state)
+{
+    (void)state;
+    struct mfx f;
+    mfx_open(&f);
+    issue_inst(&f, 3, PTX_SPACE_GLOBAL, 0, GBASE, 4);
+    wait_token(&f, issue_inst(&f, 4, PTX_SPACE_GLOBAL, 0, GBASE, 4));
+    assert_int_equal(count_kind(&f.log, 0, SCHED_EV_L1D_ACCESS, NULL), 2);
+    struct sched_event acc[2];
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < f.log.n; i++)
+        if (f.log.e[i].kind == SCHED_EV_L1D_ACCESS)
+            acc[k++] = f.log.e[i];
+    assert_int_equal(acc[0].slot, 3);
+    assert_int_equal(acc[0].hit, 0);
+    assert_int_equal(acc[0].merged, 0);
+    assert_int_equal(acc[1].slot, 4);
+    assert_int_equal(acc[1].hit, 0);
+    assert_int_equal(acc[1].merged, 1);
+    uint64_t merged = 0;
+    assert_int_equal(stats_get_u64(f.st, "l1d_hit_reserved", &merged), 0);
+    assert_int_equal(merged, 1);
     mfx_close(&f);
 }
 
@@ -290,6 +332,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_memsys_events),
+        cmocka_unit_test(test_memsys_merge_event),
         cmocka_unit_test(test_sm_mem_issue),
         cmocka_unit_test(test_sm_units),
     };

@@ -1,5 +1,6 @@
 /* host.c: the bfs workload: level-synchronous breadth-first search on a random
- * CSR graph with irregular degrees, checked against a CPU queue-based BFS. */
+ * CSR graph made as Rodinia's graphgen makes its bfs inputs, checked against a
+ * CPU queue-based BFS. */
 #include "workload.h"
 
 #include <stdio.h>
@@ -17,38 +18,50 @@ struct bfs_graph {
     int32_t *edges;
 };
 
-/* Degrees are irregular: most nodes have 0-5 out-edges, one in sixteen (and
- * node 0, the source) is a hub with 16-79.  Half the edges go to a node within
- * 32 of their source (which stretches the search over many levels), the
- * others anywhere. */
+/* A graph of the kind of Rodinia's bfs inputs (graph4096, graph65536,
+ * graph1MW_6, all written by Rodinia's graphgen): every node draws 2-4
+ * neighbours uniformly at random and each edge is stored in both directions,
+ * so a node has its own 2-4 edges plus about 3 incoming ones (mean degree 6,
+ * at least 2) and neighbours are scattered over the whole graph.
+ * A node's edges keep the order in which they were drawn. */
 static void bfs_make_graph(struct bfs_graph *g, uint32_t n, uint64_t seed)
 {
     struct rng rng;
     rng_seed(&rng, seed);
     g->num_nodes = n;
+    /* draw the undirected edges as (a, b) pairs */
+    uint32_t *pa = xmalloc((size_t)n * 4 * sizeof *pa), *pb = xmalloc((size_t)n * 4 * sizeof *pb);
+    uint32_t npairs = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t k = 2 + rng_below(&rng, 3);
+        for (uint32_t e = 0; e < k; e++) {
+            pa[npairs] = i;
+            pb[npairs++] = rng_below(&rng, n);
+        }
+    }
+    uint32_t *degree = xcalloc(n, sizeof *degree);
+    for (uint32_t p = 0; p < npairs; p++) {
+        degree[pa[p]]++;
+        degree[pb[p]]++;
+    }
     g->row_start = xmalloc(((size_t)n + 1) * sizeof *g->row_start);
-    uint32_t *degree = xmalloc((size_t)n * sizeof *degree);
     uint32_t total = 0;
     for (uint32_t i = 0; i < n; i++) {
-        /* The source, node 0, is always a hub so every seed gives a deep search. */
-        degree[i] = i == 0 || rng_below(&rng, 16) == 0 ? 16 + rng_below(&rng, 64)
-                                                          : rng_below(&rng, 6);
         g->row_start[i] = (int32_t)total;
         total += degree[i];
+        degree[i] = 0; /* reused as the fill position */
     }
     g->row_start[n] = (int32_t)total;
     g->num_edges = total;
     g->edges = xmalloc(((size_t)total + 1) * sizeof *g->edges);
-    for (uint32_t i = 0; i < n; i++)
-        for (uint32_t k = 0; k < degree[i]; k++) {
-            uint32_t to;
-            if (rng_below(&rng, 2) == 0)
-                to = (i + n + rng_below(&rng, 65) - 32) % n;
-            else
-                to = rng_below(&rng, n);
-            g->edges[(uint32_t)g->row_start[i] + k] = (int32_t)to;
-        }
+    for (uint32_t p = 0; p < npairs; p++) {
+        uint32_t a = pa[p], b = pb[p];
+        g->edges[(uint32_t)g->row_start[a] + degree[a]++] = (int32_t)b;
+        g->edges[(uint32_t)g->row_start[b] + degree[b]++] = (int32_t)a;
+    }
     free(degree);
+    free(pa);
+    free(pb);
 }
 
 /* CPU reference: cost of every node from node 0, -1 when unreachable. */
@@ -88,7 +101,7 @@ static uint32_t bfs_cpu(const struct bfs_graph *g, int32_t *cost)
 static int bfs_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *detail,
                    size_t detail_len)
 {
-    static const uint32_t sizes[] = {4096, 32768, 524288};
+    static const uint32_t sizes[] = {4096, 65536, 1048576}; /* Rodinia's graph sizes */
     struct bfs_graph g;
     bfs_make_graph(&g, sizes[a->size], a->seed);
     uint32_t n = g.num_nodes;
@@ -177,7 +190,7 @@ out:
 
 const struct workload workload_bfs = {
     .name = "bfs",
-    .desc = "breadth-first search on a random irregular CSR graph (Rodinia-style, "
+    .desc = "breadth-first search on a Rodinia-style random graph (mean degree 6, "
             "one thread per node)",
     .run = bfs_run,
 };

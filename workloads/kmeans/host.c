@@ -104,12 +104,15 @@ int kmeans_run_layout(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char
         {16384, 16, 8},
         {262144, 16, 8},
     };
-    /* Point-major: enough points at medium that every SM of the daws preset
-     * holds its full 32 warps, whose 16 lines each exceed a 32 KB L1D. */
+    /* Point-major (kmn): 34 features per point, as the papers' kdd_cup input
+     * (Rodinia kmeans data: 34 attributes), so a point is 136 B and a warp's
+     * 32 consecutive points span 4352 B = 34-35 lines: 0.6 x 256 / 34 = 4.5
+     * warps fit a 32 KB L1D, the paper's Best-SWL of 4.  Enough points at
+     * medium that every SM of the daws preset holds its full 32 warps. */
     static const struct kmeans_shape shapes_pm[] = {
-        {4096, 16, 8},
-        {65536, 16, 8},
-        {262144, 16, 8},
+        {4096, 34, 8},
+        {65536, 34, 8},
+        {262144, 34, 8},
     };
     const struct kmeans_shape *s = point_major ? &shapes_pm[a->size] : &shapes[a->size];
     size_t nvals = (size_t)s->npoints * s->nfeatures;

@@ -6,7 +6,11 @@
  * vta_sets x vta_ways tags (released config 2 x 8, FIFO, indexed by the line
  * address).  An L1D eviction inserts the victim line into the VTA of the warp
  * that ALLOCATED it (warp-ID-filtered victim tags); a load miss of warp W on a
- * line in W's own VTA is a lost-locality event (the entry is kept).  A global
+ * line in W's own VTA is a lost-locality event (the entry is kept).  Only a
+ * fresh miss (one that allocated a line) probes the VTA, as the released
+ * code (gpu-cache.cc, high_locality_protected_cache::access: the probe sits
+ * under status MISS; HIT_RESERVED merges and reservation failures neither
+ * probe nor score); vta_probe=merge also probes on MSHR merges.  A global
  * store invalidates its line in every warp's VTA.
  *
  * Scoring (SPEC 3.3): lost-locality score LLS per warp, base B = 100.  On a
@@ -14,22 +18,34 @@
  * released code caps a score at k_wsc x (same ratio) x C with k_wsc =
  * k_throttle, so a hit SETS LLS to max(B, LLDS) (variant=released).
  * variant=additive is the paper's LLS += LLDS, capped at cap_mult x ratio x C.
- * Every cycle each score above B loses `decay` points (clamped to [B, cap]);
- * the policy only runs when called, so decay is applied lazily from the
- * cycle number.  The totals cover resident warps only: a warp's hits and
- * instructions are removed when it exits and its score drops to 0.
+ * Every decay_period core cycles (`now` counts cycles of the configured core
+ * clock) each score above B loses `decay` points (clamped to [B, cap]).  The
+ * released simulator decays 1 point per 325 MHz core cycle
+ * (scheduling_point_system::cycle() runs once per shader cycle): at a
+ * 325 MHz core that is the default 1/1; at a 1300 MHz core the same rate is
+ * decay_period=4.  The policy only runs when called, so decay is applied
+ * lazily from the cycle number.  The totals cover resident warps only: a
+ * warp's hits and instructions are removed when it exits and its score
+ * drops to 0.
+ *
+ * New warps (new_warp=released, the default): a slot's score starts at B
+ * when the core is built and drops to 0 when its warp exits; a warp launched
+ * into the slot keeps that 0 (ranked last, adding nothing to the cumulative
+ * sum) until its first L1D access that is a hit or a fresh miss (load or
+ * store), which raises it to B (released increment_score with 0 points:
+ * a score <= B becomes B, one above B is clamped to the cap).
+ * new_warp=base starts every launched warp at B (the paper's description).
  *
  * Decision (SPEC 3.4): C = N_active x B; warps sorted by LLS descending (ties:
  * lower slot) are allowed until the running sum of scores reaches C.  A warp
  * that is not allowed may not issue a global/local load (view->next_is_load);
  * everything else issues in GTO order (SPEC 2.2).
  *
- * [CHOICE]s (SPEC 3.3, 11.2): a launched warp starts at B (not 0); C is
- * evaluated at each pick without the released code's one-cycle lag (the
- * policy is not called every cycle); a load that merges into a pending MSHR
- * (hit = 0) also probes the VTA; an eviction of a line whose allocating warp
- * has exited (age differs from the slot's warp) inserts nothing, and a slot's
- * VTA is cleared when a new warp launches into it; atomics and barriers do
+ * [CHOICE]s (SPEC 3.3, 11.2): C is evaluated at each pick without the
+ * released code's one-cycle lag (the policy is not called every cycle); an
+ * eviction of a line whose allocating warp has exited (age differs from the
+ * slot's warp) inserts nothing, and a slot's VTA is cleared when a new warp
+ * launches into it; atomics and barriers do
  * not count as issued instructions for the ratio (barriers and membars per
  * the released code; atomics are not loads).  State is per scheduler unit:
  * with one unit per SM (the CCWS/DAWS baseline) that is per core.
@@ -45,11 +61,14 @@
 #include "stats/stats.h"
 
 enum { CCWS_RELEASED, CCWS_ADDITIVE };
+enum { CCWS_NEW_RELEASED, CCWS_NEW_BASE };
+enum { CCWS_PROBE_MISS, CCWS_PROBE_MERGE };
 
 struct ccws {
     /* parameters */
     int64_t k_throttle, base, decay, cap_mult;
-    uint32_t sets, ways, variant, throttle;
+    uint64_t decay_period;
+    uint32_t sets, ways, variant, throttle, new_warp, probe;
     uint32_t nslots;
     /* static facts of the kernel */
     const struct pc_info *pcinfo;
@@ -74,7 +93,14 @@ static const struct param_desc ccws_params[] = {
     {"base", PARAM_INT, "100", "base lost-locality score B (DAWS Table 3)"},
     {"vta_sets", PARAM_INT, "2", "victim tag array sets per warp (released config 2:128:8)"},
     {"vta_ways", PARAM_INT, "8", "victim tag array ways, FIFO (released config 2:128:8)"},
-    {"decay", PARAM_INT, "1", "score points lost per cycle (released code)"},
+    {"decay", PARAM_INT, "1", "score points lost per decay step (released code: 1)"},
+    {"decay_period", PARAM_INT, "1",
+     "core cycles per decay step (released: every 325 MHz core cycle; 4 at a 1300 MHz core)"},
+    {"new_warp", PARAM_STR, "released",
+     "released: a warp launched into a slot scores 0 until its first L1D hit or fresh miss "
+     "(then B); base: it starts at B (CCWS paper)"},
+    {"vta_probe", PARAM_STR, "miss",
+     "miss: only fresh L1D load misses probe the VTA (released code); merge: MSHR merges too"},
     {"variant", PARAM_STR, "released",
      "released: a VTA hit sets LLS to max(B, LLDS); additive: LLS += LLDS (CCWS paper)"},
     {"cap_mult", PARAM_INT, "64",
@@ -94,10 +120,29 @@ static int ccws_init(void *priv, const struct param_set *p, const struct sched_i
     c->cap_mult = param_int(p, "cap_mult");
     int64_t sets = param_int(p, "vta_sets"), ways = param_int(p, "vta_ways");
     const char *var = param_str(p, "variant");
-    if (c->k_throttle < 0 || c->base < 1 || c->decay < 0 || c->cap_mult < 0)
+    int64_t period = param_int(p, "decay_period");
+    const char *nw = param_str(p, "new_warp"), *probe = param_str(p, "vta_probe");
+    if (c->k_throttle < 0 || c->base < 1 || c->decay < 0 || c->cap_mult < 0 || period < 1)
         return err_set(e, WS_ERR_INVALID,
-                       "policy 'ccws': k_throttle, decay and cap_mult must be >= 0 and base "
-                       ">= 1");
+                       "policy 'ccws': k_throttle, decay and cap_mult must be >= 0, base and "
+                       "decay_period >= 1");
+    c->decay_period = (uint64_t)period;
+    if (!strcmp(nw, "released"))
+        c->new_warp = CCWS_NEW_RELEASED;
+    else if (!strcmp(nw, "base"))
+        c->new_warp = CCWS_NEW_BASE;
+    else
+        return err_set(e, WS_ERR_INVALID,
+                       "policy 'ccws': parameter 'new_warp' must be released or base, got '%s'",
+                       nw);
+    if (!strcmp(probe, "miss"))
+        c->probe = CCWS_PROBE_MISS;
+    else if (!strcmp(probe, "merge"))
+        c->probe = CCWS_PROBE_MERGE;
+    else
+        return err_set(e, WS_ERR_INVALID,
+                       "policy 'ccws': parameter 'vta_probe' must be miss or merge, got '%s'",
+                       probe);
     if (sets < 1 || ways < 1 || sets * ways > VTA_MAX_TAGS)
         return err_set(e, WS_ERR_INVALID,
                        "policy 'ccws': vta_sets x vta_ways must be 1..%d, got %lld x %lld",
@@ -114,8 +159,10 @@ static int ccws_init(void *priv, const struct param_set *p, const struct sched_i
     c->ways = (uint32_t)ways;
     c->throttle = param_int(p, "throttle") != 0;
     c->nslots = in->nslots;
-    for (uint32_t w = 0; w < SCHED_MAX_WARPS; w++)
+    for (uint32_t w = 0; w < SCHED_MAX_WARPS; w++) {
         vta_clear(&c->vta[w], c->sets, c->ways);
+        c->lls[w] = c->base; /* released: every slot starts at B */
+    }
     return WS_OK;
 }
 
@@ -146,13 +193,16 @@ static int64_t ccws_cap(const struct ccws *c)
     return ccws_scaled(c, c->variant == CCWS_RELEASED ? c->k_throttle : c->cap_mult);
 }
 
-/* Apply the per-cycle decay for the cycles since the last call. */
+/* Apply the decay steps due since the last call (one per decay_period core
+ * cycles, at the cycles that are multiples of it). */
 static void ccws_decay(struct ccws *c, uint64_t now)
 {
     if (now <= c->last_decay)
         return;
-    uint64_t n = now - c->last_decay;
+    uint64_t n = now / c->decay_period - c->last_decay / c->decay_period;
     c->last_decay = now;
+    if (!n)
+        return;
     int64_t cap = ccws_cap(c);
     for (uint64_t m = c->live; m; m &= m - 1) {
         int s = __builtin_ctzll(m);
@@ -164,6 +214,19 @@ static void ccws_decay(struct ccws *c, uint64_t now)
             v = cap;
         c->lls[s] = v < c->base ? c->base : v;
     }
+}
+
+/* Released increment_score with 0 points (an L1D hit or fresh miss): a
+ * score at or below B (0 for a new warp) becomes B, one above is capped. */
+static void ccws_touch(struct ccws *c, uint32_t s)
+{
+    if (c->lls[s] <= c->base) {
+        c->lls[s] = c->base;
+        return;
+    }
+    int64_t cap = ccws_cap(c);
+    if (c->lls[s] > cap)
+        c->lls[s] = cap < c->base ? c->base : cap;
 }
 
 static void ccws_lost_locality(struct ccws *c, uint32_t s)
@@ -242,7 +305,8 @@ static void ccws_event(void *priv, const struct sched_event *ev)
         ccws_decay(c, ev->now);
         c->live |= 1ull << s;
         c->age[s] = ev->age;
-        c->lls[s] = c->base;
+        if (c->new_warp == CCWS_NEW_BASE)
+            c->lls[s] = c->base; /* released: the slot keeps 0 (or B if never used) */
         c->warp_hits[s] = 0;
         c->warp_insts[s] = 0;
         vta_clear(&c->vta[s], c->sets, c->ways);
@@ -273,11 +337,16 @@ static void ccws_event(void *priv, const struct sched_event *ev)
             c->st_vta_inserts += (uint64_t)vta_insert(&c->vta[s], ev->addr);
         break;
     case SCHED_EV_L1D_ACCESS:
-        if (!own || ev->hit || ev->is_write || !(c->live >> s & 1))
+        if (!own || !(c->live >> s & 1))
             break;
-        if (vta_find(&c->vta[s], ev->addr)) {
+        if (!ev->hit && !ev->is_write && (!ev->merged || c->probe == CCWS_PROBE_MERGE) &&
+            vta_find(&c->vta[s], ev->addr)) {
             ccws_decay(c, ev->now);
             ccws_lost_locality(c, s);
+        }
+        if (c->new_warp == CCWS_NEW_RELEASED && !ev->merged) {
+            ccws_decay(c, ev->now);
+            ccws_touch(c, s);
         }
         break;
     case SCHED_EV_STORE:

@@ -27,9 +27,22 @@
  *  - Classification entries (DDET_MAX_PCS per-PC records) join the table
  *    only once the load's (innermost) loop has HasLocality > 0; predictions
  *    are made only for loops with HasLocality > 0.
+ *  - Kernel launches (keep=module, the default): the tables are keyed by PC
+ *    and loop, and the paper never says they are cleared: Profiled-DAWS
+ *    "populates this table when a kernel is launched" from earlier runs,
+ *    Detected-DAWS fills it at run time and otherwise "operates with
+ *    incomplete information about the loops until the dynamic load
+ *    classifier has filled" it (Sec. 5.1, 5.2).  So a launch from the same
+ *    module keeps HasLocality, the divergence counters, RepIDs and the
+ *    classification (GC and BFS relaunch their kernels once per level);
+ *    only what belongs to the warps is dropped (sampling warps, their open
+ *    loads, ILRD entries) and the victim tags are cleared (the released
+ *    CCWS simulator flushes them with the L1D at a kernel boundary).  A
+ *    launch from another module starts afresh.  keep=none resets everything
+ *    at every launch.
  * [CHOICE]s: "> 2 active lanes" to become sampler (SPEC 4.5); counter widths
  * as suggested; the classification count statistics count entries created,
- * per SM, by the detector's state at creation. */
+ * per SM, by the detector's state at creation; keep=module (above). */
 #include "policy/sched/sched.h"
 
 #include <string.h>
@@ -74,6 +87,8 @@ struct ddet_ilrd {
 struct ddet {
     struct daws_core core;
     double assoc_factor;
+    int keep_module;               /* keep=module */
+    const struct ptx_module *last_m; /* module of the previous launch */
     int dirty; /* classification changed since core.loads was rebuilt */
     struct ddet_sampler samp[DDET_MAX_LOOPS];
     struct ddet_pc pcs[DDET_MAX_PCS];
@@ -88,8 +103,25 @@ struct ddet {
 static const struct param_desc ddet_params[] = {
     {"assoc_factor", PARAM_DOUBLE, "0.6",
      "kAssocFactor: EffCacheSize = factor x L1D lines (DAWS MICRO 2013 Sec. 5.1, Fig. 15: 0.6)"},
+    {"keep", PARAM_STR, "module",
+     "module: a launch from the same module keeps the load classification (HasLocality, "
+     "divergence, RepIDs); none: every launch starts afresh"},
     {NULL, PARAM_INT, NULL, NULL},
 };
+
+/* A new kernel of the same module: drop what belongs to the warps (sampling
+ * warps, open loads, ILRD) and the victim tags; keep the classification. */
+static void ddet_new_launch(struct ddet *d)
+{
+    for (uint32_t i = 0; i < DDET_MAX_LOOPS; i++) {
+        d->samp[i].wid = -1;
+        d->samp[i].load_open = 0;
+    }
+    for (uint32_t w = 0; w < SCHED_MAX_WARPS; w++)
+        vta_clear(&d->vta[w], VTA_DEFAULT_SETS, VTA_DEFAULT_WAYS);
+    memset(d->ilrd, 0, sizeof d->ilrd);
+    d->dirty = 1;
+}
 
 static void ddet_reset(struct ddet *d)
 {
@@ -119,6 +151,13 @@ static int ddet_init(void *priv, const struct param_set *p, const struct sched_i
                        "policy 'daws_detected': parameter 'assoc_factor' must be in (0, 16], "
                        "got %g",
                        f);
+    const char *keep = param_str(p, "keep");
+    if (strcmp(keep, "module") != 0 && strcmp(keep, "none") != 0)
+        return err_set(e, WS_ERR_INVALID,
+                       "policy 'daws_detected': parameter 'keep' must be module or none, got "
+                       "'%s'",
+                       keep);
+    d->keep_module = strcmp(keep, "module") == 0;
     daws_core_init(&d->core, f);
     ddet_reset(d);
     return WS_OK;
@@ -360,11 +399,17 @@ static void ddet_on_event(void *priv, const struct sched_event *ev)
     switch (ev->kind) {
     case SCHED_EV_KERNEL_START: {
         const struct sched_kernel *k = ev->kernel;
-        if (k && k->an && k->m)
-            daws_core_kernel(&d->core, k->an, k->m->ninsts, k->l1d_lines);
+        const struct ptx_module *m = k && k->an ? k->m : NULL;
+        if (m)
+            daws_core_kernel(&d->core, k->an, m->ninsts, k->l1d_lines);
         else
             daws_core_kernel(&d->core, NULL, 0, 0);
-        ddet_reset(d);
+        if (d->keep_module && m && m == d->last_m)
+            ddet_new_launch(d);
+        else
+            ddet_reset(d);
+        d->last_m = m;
+        ddet_rebuild(d);
         return;
     }
     case SCHED_EV_WARP_LAUNCH:

@@ -20,7 +20,16 @@
  *  - profile=none (the default) or a kernel without profile entries: no
  *    predictions, the kernel runs unthrottled (plain GTO);
  *  - entries whose PC is not a global/local load inside a loop of the
- *    running module are ignored; the loop comes from warpsim's analysis. */
+ *    running module are ignored; the loop comes from warpsim's analysis;
+ *  - locality=profile (the default): only loops with intra-warp locality
+ *    are predicted for (Sec. 5.1: "Profiling similar to the analysis in
+ *    Section 3 is performed to determine which loops in the code have
+ *    locality"): a loop has locality when, summed over its profiled loads,
+ *    the executions that re-touched a line the same warp touched on this or
+ *    the previous trip outnumber those that did not
+ *    (profile_loop_has_locality, the sign rule of Detected-DAWS's
+ *    HasLocality counter); the loads of other loops do not enter the table.
+ *    locality=all predicts for every loop with profiled loads. */
 #include "policy/sched/sched.h"
 
 #include <string.h>
@@ -33,6 +42,7 @@
 struct dprof {
     struct daws_core core;
     int has_profile;
+    int all_loops; /* locality=all */
     int count_stats; /* instance (sm 0, unit 0) counts the classification */
     struct load_profile prof;
 };
@@ -40,6 +50,9 @@ struct dprof {
 static const struct param_desc dprof_params[] = {
     {"profile", PARAM_STR, "none",
      "load profile written by `warpsim profile` (path < 64 chars; none: runs as GTO)"},
+    {"locality", PARAM_STR, "profile",
+     "profile: predict only for loops whose profiled loads show intra-warp locality (Sec. "
+     "5.1); all: for every loop with profiled loads"},
     {"assoc_factor", PARAM_DOUBLE, "0.6",
      "kAssocFactor: EffCacheSize = factor x L1D lines (DAWS MICRO 2013 Sec. 5.1, Fig. 15: 0.6)"},
     {NULL, PARAM_INT, NULL, NULL},
@@ -56,6 +69,13 @@ static int dprof_init(void *priv, const struct param_set *p, const struct sched_
                        "policy 'daws_profiled': parameter 'assoc_factor' must be in (0, 16], "
                        "got %g",
                        f);
+    const char *loc = param_str(p, "locality");
+    if (strcmp(loc, "profile") != 0 && strcmp(loc, "all") != 0)
+        return err_set(e, WS_ERR_INVALID,
+                       "policy 'daws_profiled': parameter 'locality' must be profile or all, "
+                       "got '%s'",
+                       loc);
+    d->all_loops = strcmp(loc, "all") == 0;
     daws_core_init(&d->core, f);
     d->count_stats = in->sm == 0 && in->unit == 0;
     const char *path = param_str(p, "profile");
@@ -66,6 +86,33 @@ static int dprof_init(void *priv, const struct param_set *p, const struct sched_
         d->has_profile = 1;
     }
     return WS_OK;
+}
+
+/* A profile entry of kernel ki that is a global/local load inside a loop of
+ * the running module. */
+static int dprof_usable(const struct sched_kernel *k, const struct profile_load *l,
+                        uint32_t ki)
+{
+    if (l->kernel != ki || l->pc >= k->m->ninsts)
+        return 0;
+    const struct pc_info *pi = &k->an->pc[l->pc];
+    return pi->loop != PTX_NO_INDEX &&
+           (pi->iclass == ICLASS_LOAD_GLOBAL || pi->iclass == ICLASS_LOAD_LOCAL);
+}
+
+/* Does `loop` have intra-warp locality by its profiled loads' counts? */
+static int dprof_loop_local(const struct dprof *d, const struct sched_kernel *k, uint32_t loop,
+                            uint32_t ki)
+{
+    uint64_t execs = 0, reuse = 0;
+    for (uint32_t i = 0; i < d->prof.nloads; i++) {
+        const struct profile_load *l = &d->prof.loads[i];
+        if (dprof_usable(k, l, ki) && k->an->pc[l->pc].loop == loop) {
+            execs += l->execs;
+            reuse += l->reuse;
+        }
+    }
+    return profile_loop_has_locality(execs, reuse);
 }
 
 static void dprof_kernel(struct dprof *d, const struct sched_kernel *k)
@@ -81,11 +128,10 @@ static void dprof_kernel(struct dprof *d, const struct sched_kernel *k)
         return; /* no entry: unthrottled */
     for (uint32_t i = 0; i < d->prof.nloads && c->nloads < DAWS_MAX_LOADS; i++) {
         const struct profile_load *l = &d->prof.loads[i];
-        if (l->kernel != (uint32_t)ki || l->pc >= k->m->ninsts)
+        if (!dprof_usable(k, l, (uint32_t)ki))
             continue;
         const struct pc_info *pi = &k->an->pc[l->pc];
-        if (pi->loop == PTX_NO_INDEX ||
-            (pi->iclass != ICLASS_LOAD_GLOBAL && pi->iclass != ICLASS_LOAD_LOCAL))
+        if (!d->all_loops && !dprof_loop_local(d, k, pi->loop, (uint32_t)ki))
             continue;
         struct daws_load *dl = &c->loads[c->nloads++];
         dl->pc = l->pc;

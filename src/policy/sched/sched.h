@@ -64,8 +64,11 @@ enum sched_event_kind {
     SCHED_EV_BARRIER,      /* slot, pc: the warp arrived at a barrier */
     SCHED_EV_BARRIER_RELEASE, /* cta: every warp of the CTA passed the barrier */
     SCHED_EV_LOAD_DONE,    /* slot, pc: a long-latency load wrote back */
-    SCHED_EV_L1D_ACCESS,   /* slot, pc, addr (line), hit, is_write, own_line: an L1D
-                              access by this unit's warp (hit: the line was valid) */
+    SCHED_EV_L1D_ACCESS,   /* slot, pc, addr (line), hit, is_write, own_line, merged: an
+                              L1D access by this unit's warp (hit: the line was valid;
+                              merged: the line was pending in an MSHR, GPGPU-Sim's
+                              HIT_RESERVED: a read merged into it, or a store to it;
+                              reservation failures send no event) */
     SCHED_EV_L1D_EVICT,    /* slot (of the warp that allocated the line; -1 if that warp
                               is not on this unit), addr (line): eviction at miss time */
     SCHED_EV_MEM_ISSUE,    /* slot, pc, lanes, accesses, is_write, space: a global/local
@@ -115,6 +118,7 @@ struct sched_event {
     uint8_t hit;
     uint8_t is_write;
     uint8_t own_line;  /* L1D hit on a line allocated by the same warp */
+    uint8_t merged;    /* SCHED_EV_L1D_ACCESS: the line was pending in an MSHR */
     uint8_t space;     /* enum ptx_space of a memory instruction (resolved) */
     uint32_t lanes;    /* active lanes of the instruction */
     uint32_t accesses; /* coalesced accesses of a memory instruction */
