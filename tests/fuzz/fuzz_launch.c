@@ -35,11 +35,9 @@ static void launch_all(ws_module *mod, ws_devptr buf)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char *text = malloc(size + 1);
+    char *text = fuzz_text(data, size);
     if (!text)
         return 0;
-    memcpy(text, data, size);
-    text[size] = '\0';
     static const char *const modes[] = {"functional", "timing"};
     for (int k = 0; k < 2; k++) {
         ws_gpu *gpu;

@@ -11,11 +11,9 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char *text = malloc(size + 1);
+    char *text = fuzz_text(data, size);
     if (!text)
         return 0;
-    memcpy(text, data, size);
-    text[size] = '\0';
     ws_gpu *gpu;
     if (ws_gpu_new(&gpu) == WS_OK) {
         ws_module *mod;

@@ -91,6 +91,17 @@ static size_t mut_splice(uint8_t *d, size_t n, size_t max, size_t b, size_t e, c
     return n - (e - b) + rn;
 }
 
+/* The input as a NUL-terminated string (PTX text), or NULL; free it. */
+static char *fuzz_text(const uint8_t *data, size_t size)
+{
+    char *text = malloc(size + 1);
+    if (text) {
+        memcpy(text, data, size);
+        text[size] = '\0';
+    }
+    return text;
+}
+
 static size_t ptx_mutate(uint8_t *d, size_t n, size_t max, unsigned int seed)
 {
     uint32_t s = seed | 1;
