@@ -39,6 +39,8 @@
  *   event or request after it began. */
 #include "policy/classify/classify.h"
 
+#include <stdio.h>
+
 #include "policy/medic_tag.h"
 #include "stats/stats.h"
 
@@ -68,7 +70,7 @@ struct medic {
     uint64_t st_types[MEDIC_TYPES];        /* warps typed, by type */
     uint64_t st_ratio[MEDIC_RATIO_BINS];   /* their hit ratios */
     uint64_t st_req[MEDIC_TYPES];          /* memory instructions, by tag type */
-    uint64_t st_req_bypass;                /* ... tagged to bypass */
+    uint64_t st_req_bypass;                /* loads tagged to bypass */
     uint64_t st_kept, st_changed;          /* typed again in a later epoch: same / other type */
     uint64_t st_down, st_up;               /* boundary moves */
     uint64_t st_resets;                    /* epochs that reset the counters */
@@ -249,7 +251,7 @@ static uint32_t medic_tag(void *priv, const struct classify_req *r)
         return MEDIC_UNKNOWN;
     uint32_t tag = medic_tag_of(m, &m->w[r->slot]);
     m->st_req[tag & MEDIC_TYPE_MASK]++;
-    m->st_req_bypass += (tag & MEDIC_TAG_BYPASS) != 0;
+    m->st_req_bypass += (tag & MEDIC_TAG_BYPASS) && !r->is_store && !r->is_atomic;
     return tag;
 }
 
@@ -261,9 +263,12 @@ static void medic_stats(void *priv, struct stats *s, uint32_t n, size_t stride)
         "0-10", "10-20", "20-30", "30-40", "40-50", "50-60", "60-70", "70-80", "80-90", "90-100",
         "100"};
     struct medic *m = priv;
-    stats_histogram(s, "classify_medic_warp_types",
-                    "warps typed at the end of profiling (once per warp and epoch), by type",
-                    m->st_types, MEDIC_TYPES, types, n, stride);
+    for (uint32_t t = 1; t < MEDIC_TYPES; t++) {
+        char name[64];
+        snprintf(name, sizeof name, "classify_medic_warps_%s", types[t]);
+        stats_counter(s, name, "warps typed so at the end of profiling (once per warp and epoch)",
+                      &m->st_types[t], n, stride);
+    }
     stats_histogram(s, "classify_medic_hit_ratio",
                     "L2 read hit ratio of the warps typed, in 10 % bins (MeDiC Fig. 3)",
                     m->st_ratio, MEDIC_RATIO_BINS, ratio, n, stride);
@@ -271,7 +276,7 @@ static void medic_stats(void *priv, struct stats *s, uint32_t n, size_t stride)
                     "memory instructions by the warp type their requests carry", m->st_req,
                     MEDIC_TYPES, types, n, stride);
     stats_counter(s, "classify_medic_req_bypass",
-                  "memory instructions whose requests carry the bypass bit", &m->st_req_bypass, n,
+                  "loads (not stores, not atomics) whose requests carry the bypass bit", &m->st_req_bypass, n,
                   stride);
     stats_counter(s, "classify_medic_type_kept",
                   "warps typed again after a reset with the type of their previous epoch",
