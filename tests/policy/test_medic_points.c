@@ -6,7 +6,10 @@
  * issue get them and their requests may allocate; the others carry the
  * no-allocate bit (which the L2 policies obey: test_medic_l2.c), a token
  * freed by an exiting warp goes to the next warp that asks, and a holder
- * that did not use the L2 in an epoch loses it. */
+ * that did not use the L2 in an epoch loses it.  Rand (rand_byp) tags exactly
+ * pct of the slots, redrawn each epoch; PC-Byp (pc_byp) tags the loads of a
+ * PC that mostly missed in its 30 profiled lookups, and of any PC sharing
+ * its table entry, until the next reset. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -104,19 +107,24 @@ static void ev(struct cls *c, uint32_t kind, int32_t slot, uint64_t now)
     c->ops->on_event(c->priv, &x);
 }
 
+static void cls_open(struct cls *c, const char *spec)
+{
+    struct param_set ps;
+    struct err e;
+    err_clear(&e);
+    memset(c, 0, sizeof *c);
+    assert_int_equal(registry_classify(spec, &c->ops, &ps, &e), WS_OK);
+    c->priv = calloc(1, c->ops->priv_size);
+    c->board = (struct classify_board){.n_units = 1, .tag = c->tags, .score = c->scores};
+    struct classify_init in = {.nslots = 8, .n_units = 1, .board = &c->board};
+    assert_int_equal(c->ops->init(c->priv, &ps, &in, &e), WS_OK);
+}
+
 static void test_pcal_tokens(void **state)
 {
     (void)state;
     struct cls c;
-    struct param_set ps;
-    struct err e;
-    err_clear(&e);
-    memset(&c, 0, sizeof c);
-    assert_int_equal(registry_classify("pcal:tokens=2,epoch=1000", &c.ops, &ps, &e), WS_OK);
-    c.priv = calloc(1, c.ops->priv_size);
-    c.board = (struct classify_board){.n_units = 1, .tag = c.tags, .score = c.scores};
-    struct classify_init in = {.nslots = 8, .n_units = 1, .board = &c.board};
-    assert_int_equal(c.ops->init(c.priv, &ps, &in, &e), WS_OK);
+    cls_open(&c, "pcal:tokens=2,epoch=1000");
     for (int32_t s = 0; s < 4; s++)
         ev(&c, SCHED_EV_WARP_LAUNCH, s, 0);
     /* order of arrival: slots 2 and 0 ask first */
@@ -137,12 +145,86 @@ static void test_pcal_tokens(void **state)
     free(c.priv);
 }
 
+/* Slots of 8 tagged to bypass at time now. */
+static uint32_t rand_count(struct cls *c, uint64_t now, uint32_t *mask)
+{
+    uint32_t n = 0;
+    *mask = 0;
+    for (uint32_t s = 0; s < 8; s++)
+        if (req(c, s, now) & MEDIC_TAG_BYPASS) {
+            n++;
+            *mask |= 1u << s;
+        }
+    return n;
+}
+
+static void test_rand_byp(void **state)
+{
+    (void)state;
+    struct cls c, d;
+    uint32_t m0, m1, m2, md;
+    cls_open(&c, "rand_byp:pct=25,epoch=1000");
+    cls_open(&d, "rand_byp:pct=25,epoch=1000");
+    assert_int_equal(rand_count(&c, 0, &m0), 2);
+    assert_int_equal(rand_count(&c, 999, &m1), 2);
+    assert_int_equal(m1, m0); /* the same warps for the whole epoch */
+    assert_int_equal(rand_count(&d, 0, &md), 2);
+    assert_int_equal(md, m0); /* deterministic */
+    uint32_t changed = 0;
+    for (uint64_t ep = 1; ep < 20; ep++) {
+        assert_int_equal(rand_count(&c, ep * 1000, &m2), 2);
+        changed += m2 != m0;
+    }
+    assert_true(changed > 0); /* redrawn */
+    free(c.priv);
+    free(d.priv);
+    cls_open(&c, "rand_byp:pct=0");
+    assert_int_equal(rand_count(&c, 0, &m0), 0);
+    free(c.priv);
+    cls_open(&c, "rand_byp:pct=100");
+    assert_int_equal(rand_count(&c, 0, &m0), 8);
+    free(c.priv);
+}
+
+static void pc_lookups(struct cls *c, uint32_t pc, uint32_t hits, uint32_t n, uint64_t now)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        struct sched_event x = {.kind = SCHED_EV_L2_ACCESS, .slot = 0, .pc = pc,
+                                .hit = i < hits, .now = now};
+        c->ops->on_event(c->priv, &x);
+    }
+}
+
+static uint32_t pc_req(struct cls *c, uint32_t pc, uint64_t now)
+{
+    struct classify_req r = {.slot = 3, .pc = pc, .now = now};
+    return c->ops->tag(c->priv, &r);
+}
+
+static void test_pc_byp(void **state)
+{
+    (void)state;
+    struct cls c;
+    cls_open(&c, "pc_byp:entries=64,epoch=1000");
+    pc_lookups(&c, 5, 6, 29, 0);
+    assert_int_equal(pc_req(&c, 5, 0), 0); /* still profiling */
+    pc_lookups(&c, 5, 0, 1, 0);            /* 6 / 30 = 20 %: mostly-miss */
+    assert_int_equal(pc_req(&c, 5, 0), MEDIC_TAG_BYPASS);
+    assert_int_equal(pc_req(&c, 5 + 64, 0), MEDIC_TAG_BYPASS); /* aliases entry 5 */
+    pc_lookups(&c, 6, 7, 30, 0);            /* 23 %: kept */
+    assert_int_equal(pc_req(&c, 6, 0), 0);
+    assert_int_equal(pc_req(&c, 5, 1000), 0); /* reset */
+    free(c.priv);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_eaf_clears_at_capacity),
         cmocka_unit_test(test_eaf_bimodal),
         cmocka_unit_test(test_pcal_tokens),
+        cmocka_unit_test(test_rand_byp),
+        cmocka_unit_test(test_pc_byp),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,8 +7,10 @@
  * mostly-miss or all-miss warp sends after its profiling never enters an L2
  * bank queue (requests tagged to bypass = l2_bypasses, bank-queue entries =
  * lookups, lookups + bypasses = the baseline's lookups within 1 %); WIP and
- * WMS alone type the warps and bypass nothing; results equal the CPU
- * reference under every configuration. */
+ * WMS alone type the warps and bypass nothing; Rand bypasses its chosen
+ * warps, PC-Byp also bypasses the re-reading warps (one PC serves both
+ * kinds), PCAL bypasses nothing but refuses lines to warps without a token;
+ * results equal the CPU reference under every configuration. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -67,6 +69,7 @@ static const char mix_ptx[] =
 #define ELEMS (ITERS * WARPS * 32u)
 
 struct result {
+    uint64_t noalloc, rand_loads, pc_loads;
     uint64_t bypass_tagged, bypasses, accesses, queued, all_miss, all_hit, mostly_hit, others;
 };
 
@@ -118,6 +121,12 @@ static void run(const char *classifier, const char *l2, const char *dram, struct
     R->bypasses = st(g, "l2_bypasses");
     R->accesses = st(g, "l2_accesses");
     R->queued = st(g, "l2_queue_latency_count");
+    if (strncmp(l2, "wbyp", 4) == 0)
+        R->noalloc = st(g, "l2_medic_noalloc");
+    if (strncmp(classifier, "rand_byp", 8) == 0)
+        R->rand_loads = st(g, "classify_rand_byp_loads");
+    if (strncmp(classifier, "pc_byp", 6) == 0)
+        R->pc_loads = st(g, "classify_pc_byp_loads");
     if (strncmp(classifier, "medic", 5) == 0) {
         R->bypass_tagged = st(g, "classify_medic_req_bypass");
         R->all_miss = st(g, "classify_medic_warps_all_miss");
@@ -180,11 +189,39 @@ static void test_medic_whole(void **state)
     assert_true(near(wms.accesses, base.accesses));
 }
 
+/* Rand, PC-Byp and PCAL through the L2 policy wbyp. */
+static void test_comparison_points(void **state)
+{
+    (void)state;
+    struct result r, m;
+    run("medic", "wbyp", "frfcfs", &m);
+    /* Rand at 50 %: the chosen warps' loads bypass (fewer requests than 4 per
+     * load where the even warps' reads of one line merge before the L2) */
+    run("rand_byp:pct=50", "wbyp", "frfcfs", &r);
+    assert_true(r.rand_loads > 0);
+    assert_true(r.bypasses <= 4 * r.rand_loads);
+    assert_true(r.bypasses * 10 >= 9 * 4 * r.rand_loads);
+    /* PC-Byp: one load PC serves both kinds of warps; its first 30 lookups
+     * are cold misses, so it bypasses the re-reading warps too, which MeDiC's
+     * per-warp types spare */
+    run("pc_byp", "wbyp", "frfcfs", &r);
+    assert_int_equal(r.bypasses, 4 * r.pc_loads);
+    assert_true(r.pc_loads > m.bypass_tagged + (WARPS / 2) * (ITERS / 2));
+    /* PCAL: nothing bypasses; the misses of warps without a token are
+     * served without a line */
+    run("pcal:tokens=4", "wbyp", "frfcfs", &r);
+    assert_int_equal(r.bypasses, 0);
+    assert_true(r.noalloc > 0);
+    /* under MeDiC only the bypassing warps' final stores are refused lines */
+    assert_true(m.noalloc > 0 && m.noalloc <= 4 * (WARPS / 2));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_wbyp_skips_bank_queue),
         cmocka_unit_test(test_medic_whole),
+        cmocka_unit_test(test_comparison_points),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
