@@ -31,6 +31,7 @@ void medic_l2_init(struct medic_l2 *m, const struct cache_policy_init *in, int w
     m->wip = (uint8_t)(wip != 0);
     m->obey_tag = (uint8_t)(obey_tag != 0);
     m->clock = m->low = MEDIC_L2_MID;
+    m->st_bits = m->wip ? 2ull * in->sets * in->ways : 0;
 }
 
 /* The eviction class of a line (all lines one class without WIP). */
@@ -78,12 +79,9 @@ void medic_l2_insert(void *priv, uint32_t set, uint32_t way, const struct cache_
 
 void medic_l2_hit(void *priv, uint32_t set, uint32_t way, const struct cache_access *a)
 {
+    (void)a;
     struct medic_l2 *m = priv;
-    size_t i = (size_t)set * m->ways + way;
-    uint32_t t = medic_type_of(a->tag);
-    if (medic_class_of(t) > medic_class_of(types(m)[i]))
-        types(m)[i] = (uint8_t)t;
-    stamps(m)[i] = ++m->clock;
+    stamps(m)[(size_t)set * m->ways + way] = ++m->clock;
 }
 
 uint32_t medic_l2_place(void *priv, uint32_t set, uint64_t invalid, uint64_t valid,
@@ -118,6 +116,8 @@ void medic_l2_stats(void *priv, struct stats *s, uint32_t n, size_t stride)
         return;
     stats_counter(s, "wip_lru_inserts", "lines of mostly-miss warps inserted at LRU (WIP)",
                   &m->st_lru_inserts, n, stride);
+    stats_counter(s, "wip_storage_bits", "type bits of every line, all slices (MeDiC Section 6.5)",
+                  &m->st_bits, n, stride);
     stats_histogram(s, "wip_victims", "victims by the warp-type class of the line (WIP)",
                     m->st_victims, 3, cls, n, stride);
 }

@@ -183,6 +183,10 @@ static void memsys_register(struct mem_system *ms, struct stats *s)
     C(l2_queue_latency_sum, "l2 cycles requests waited in L2 bank queues");
     C(l2_queue_latency_count, "requests served from L2 bank queues");
     C(l2_bypasses, "L2 reads the L2 policy sent straight to DRAM (no lookup, no fill)");
+    C(l2_requests, "requests that arrived at an L2 sub-partition (bypassed or not; not "
+                   "write-backs or fetches)");
+    stats_ratio(s, "l2_bypass_fraction", "L2 requests that bypassed the L2 (MeDiC WByp)",
+                "l2_bypasses", "l2_requests", 1.0);
     stats_ratio(s, "l2_queue_latency", "average L2 bank-queue wait (l2 cycles)",
                 "l2_queue_latency_sum", "l2_queue_latency_count", 1.0);
 #undef C

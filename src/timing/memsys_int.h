@@ -80,7 +80,7 @@ struct memsys_counters {
     uint64_t l1i_accesses, l1i_hits, l1i_misses;
     uint64_t smem_accesses, smem_cycles;
     uint64_t l2_accesses, l2_hits, l2_misses, l2_hit_reserved, l2_writebacks;
-    uint64_t l2_queue_latency_sum, l2_queue_latency_count, l2_bypasses;
+    uint64_t l2_queue_latency_sum, l2_queue_latency_count, l2_bypasses, l2_requests;
     uint64_t dram_cycles;
     uint64_t mem_latency_sum, mem_latency_count;
     uint64_t icnt_req_packets, icnt_reply_packets, icnt_stalls;

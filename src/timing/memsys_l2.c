@@ -73,6 +73,7 @@ static int l2_bypassed(struct mem_system *ms, struct l2_sub *sb, struct mem_req 
 {
     if (r->l2_route == MEM_L2_UNDECIDED) {
         r->l2_route = MEM_L2_THROUGH;
+        ms->st.l2_requests++;
         if (ms->cfg.l2_enabled && r->kind == MEM_REQ_READ) {
             struct cache_access ca = {.line_addr = r->addr >> ms->l2_shift, .pc = r->pc,
                                       .sm = r->sm, .warp = r->slot, .warp_age = r->age,

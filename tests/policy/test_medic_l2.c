@@ -2,7 +2,7 @@
  * hand-built 4-way set: WIP evicts the mostly-miss line first even when it
  * was just used, then the balanced one before an older mostly-hit one, and
  * inserts a mostly-miss warp's line at LRU (the newest such line goes
- * first); a mostly-hit warp's hit protects a balanced line; wbyp is plain LRU
+ * first); a line keeps the type it was inserted with; wbyp is plain LRU
  * that bypasses reads tagged to bypass and refuses a line to tagged misses
  * (bypassing warp's atomic, PCAL non-holder); wip alone ignores those bits,
  * medic obeys them; WMS maps the mostly-hit bit to the high queue. */
@@ -95,19 +95,18 @@ static void test_wip_insertion(void **state)
     insert(&p, 0, MEDIC_ALL_MISS);
     insert(&p, 1, MEDIC_MOSTLY_MISS);
     assert_int_equal(victim(&p, 0x3), 1);
-    /* a balanced line hit by a mostly-hit warp is kept over a balanced line */
+    /* a line keeps the type it was inserted with: a mostly-hit warp's hit
+     * moves a balanced line to MRU only, a mostly-miss hit does not demote */
     insert(&p, 2, MEDIC_BALANCED);
-    insert(&p, 3, MEDIC_BALANCED);
+    insert(&p, 3, MEDIC_MOSTLY_HIT);
     hit(&p, 2, MEDIC_MOSTLY_HIT);
-    hit(&p, 3, MEDIC_BALANCED);
-    assert_int_equal(victim(&p, 0xc), 3);
-    /* ... and a mostly-miss hit does not demote a mostly-hit line */
-    hit(&p, 2, MEDIC_MOSTLY_MISS);
-    assert_int_equal(victim(&p, 0xc), 3);
+    assert_int_equal(victim(&p, 0xc), 2);
+    hit(&p, 3, MEDIC_MOSTLY_MISS);
+    assert_int_equal(victim(&p, 0xc), 2);
     /* a profiling warp (type unknown) counts as balanced */
     insert(&p, 0, MEDIC_UNKNOWN);
-    assert_int_equal(victim(&p, 0xd), 3); /* way 3 (balanced) older than way 0 */
-    assert_int_equal(victim(&p, 0x5), 0); /* before the mostly-hit way 2 */
+    assert_int_equal(victim(&p, 0xd), 2); /* way 2 (balanced) older than way 0 */
+    assert_int_equal(victim(&p, 0x9), 0); /* before the mostly-hit way 3 */
     free(p.priv);
 }
 

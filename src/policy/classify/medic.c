@@ -74,6 +74,7 @@ struct medic {
     uint64_t st_kept, st_changed;          /* typed again in a later epoch: same / other type */
     uint64_t st_down, st_up;               /* boundary moves */
     uint64_t st_resets;                    /* epochs that reset the counters */
+    uint64_t st_bits;                      /* storage: 22 bits per warp slot */
 };
 
 static const struct param_desc medic_params[] = {
@@ -114,6 +115,7 @@ static int medic_init(void *priv, const struct param_set *p, const struct classi
     m->tune = param_int(p, "tune") != 0;
     m->retype = param_int(p, "retype") != 0;
     m->step = (uint32_t)st;
+    m->st_bits = 22u * in->nslots; /* two 10-bit counters and a 2-bit type (Section 6.5) */
     return WS_OK;
 }
 
@@ -290,6 +292,9 @@ static void medic_stats(void *priv, struct stats *s, uint32_t n, size_t stride)
     stats_counter(s, "classify_medic_boundary_up",
                   "epochs whose miss-rate fall raised the mostly-miss boundary", &m->st_up, n,
                   stride);
+    stats_counter(s, "classify_medic_storage_bits",
+                  "per-warp state: 22 bits per warp slot, all SMs (MeDiC Section 6.5)",
+                  &m->st_bits, n, stride);
     stats_counter(s, "classify_medic_resets", "epochs that cleared the counters (per SM)",
                   &m->st_resets, n, stride);
 }
