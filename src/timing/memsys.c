@@ -372,8 +372,8 @@ int memsys_new(const struct gpu_config *cfg, const struct dev_mem *mem, struct s
         memsys_ring_alloc(&sb->rop, ms->pool.cap, 1);
         memsys_ring_alloc(&sb->out, ms->pool.cap, 1);
     }
-    memsys_icnt_init(&ms->req_net, ms->n_sms, ms->n_sub, c->icnt_queue);
-    memsys_icnt_init(&ms->rep_net, ms->n_sub, ms->n_sms, c->icnt_queue);
+    memsys_icnt_init(&ms->req_net, ms->n_sms, ms->n_sub, c->icnt_queue, c->l2_input_ports);
+    memsys_icnt_init(&ms->rep_net, ms->n_sub, ms->n_sms, c->icnt_queue, 1);
     /* instruction-cache miss: one L2 hit round trip (ROP delay and hit latency),
      * in core cycles (rounded up) */
     uint64_t num = 2ull * c->icnt_latency * ms->f_core * ms->f_l2 +

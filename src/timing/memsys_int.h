@@ -66,8 +66,8 @@ struct l2_sub {
 };
 
 struct icnt_net {
-    uint32_t n_src, n_dst;
-    uint64_t *src_free, *dst_free;
+    uint32_t n_src, n_dst, dst_ports;
+    uint64_t *src_free, *dst_free; /* dst_free: [n_dst * dst_ports] */
     struct idx_ring *dst;       /* timed (icnt): arrival */
 };
 
