@@ -215,7 +215,7 @@ static const struct cfg_key cfg_keys[] = {
     K_U32("dram.latency", dram_latency, "132", 0, LAT_MAX,
           "fixed controller latency added to every access, DRAM cycles"),
     K_U32("dram.queue", dram_queue, "16", 1, 4096, "scheduler queue entries per channel"),
-    K_POL("dram.sched", dram_sched, "frfcfs", "DRAM scheduler policy spec: frfcfs, fcfs"),
+    K_POL("dram.sched", dram_sched, "frfcfs", "DRAM scheduler policy spec (frfcfs, fcfs, wms; warpsim policies lists them)"),
     K_SZ32("dram.chunk", addr_chunk, "256", 32, 1 * MiB,
            "bytes of consecutive addresses mapped to one channel (power of two)"),
 };
