@@ -3,8 +3,9 @@
  * at 30 profiled accesses (70 % mostly-hit and 20 % mostly-miss, closed;
  * all-hit and all-miss exact), no type and no bypass while profiling, the
  * 10-bit counters halving at 512 accesses (which moves the 70 % crossing from
- * 488 to 244 further hits), the 100k-cycle reset and re-profiling, a new warp
- * starting over, writes and departed warps not counted, and the boundary
+ * 488 to 244 further hits), the 100k-cycle reset and re-profiling, the type
+ * belonging to the slot (or, per_warp=1, a new warp starting over and its
+ * predecessor's lookups dropped), writes not counted, and the boundary
  * tuning by the epoch's miss rate. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -103,20 +104,29 @@ static void test_profiling(void **state)
     cls_open(&c, "medic");
     lookups(&c, 0, 0, 29);
     assert_int_equal(tag(&c, 0), MEDIC_UNKNOWN); /* 29 misses: still profiling */
-    /* stores and atomics do not count, nor lookups of a warp that left */
+    /* stores and atomics do not count */
     lookup(&c, 0, 0, 1);
-    struct sched_event ev = {.kind = SCHED_EV_L2_ACCESS, .slot = 0, .age = 7, .now = c.now};
-    c.ops->on_event(c.priv, &ev);
     assert_int_equal(tag(&c, 0), MEDIC_UNKNOWN);
     lookup(&c, 0, 0, 0);
     assert_int_equal(tag(&c, 0), MEDIC_ALL_MISS | MEDIC_TAG_BYPASS);
     /* the type stays until the next reset (retype=0): 70 hits do not move it */
     lookups(&c, 0, 70, 70);
     assert_int_equal(tag(&c, 0), MEDIC_ALL_MISS | MEDIC_TAG_BYPASS);
-    /* a new warp in the slot starts profiling */
+    /* a new warp in the slot inherits the slot's type */
     struct sched_event l = {.kind = SCHED_EV_WARP_LAUNCH, .slot = 0, .age = 100};
     c.ops->on_event(c.priv, &l);
+    assert_int_equal(tag(&c, 0), MEDIC_ALL_MISS | MEDIC_TAG_BYPASS);
+    free(c.priv);
+    /* per_warp=1: it starts profiling, and its predecessor's lookups are dropped */
+    cls_open(&c, "medic:per_warp=1");
+    lookups(&c, 0, 0, 30);
+    assert_int_equal(tag(&c, 0), MEDIC_ALL_MISS | MEDIC_TAG_BYPASS);
+    c.ops->on_event(c.priv, &l);
     assert_int_equal(tag(&c, 0), MEDIC_UNKNOWN);
+    lookups(&c, 1, 0, 29);
+    struct sched_event old = {.kind = SCHED_EV_L2_ACCESS, .slot = 1, .age = 7};
+    c.ops->on_event(c.priv, &old);
+    assert_int_equal(tag(&c, 1), MEDIC_UNKNOWN);
     free(c.priv);
 }
 

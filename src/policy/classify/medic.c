@@ -24,7 +24,13 @@
  *   lookups of every L2 slice (the paper keeps them in the warp's metadata);
  * - only reads count (a lookup with is_write set, a store or an atomic, does
  *   not): the hit ratio is that of the loads a warp waits for;
- * - a new warp in a slot starts profiling with cleared counters;
+ * - the counters and type belong to the warp slot (the hardware warp whose
+ *   metadata holds them): a warp that takes a slot inherits them until the
+ *   next reset, and lookups of a slot's earlier warp still count
+ *   (per_warp=0).  With per_warp=1 a new warp starts profiling with cleared
+ *   counters and its predecessor's lookups are dropped.  Most warps of
+ *   warpsim's workloads send fewer than 30 L2 reads in their lives: per warp
+ *   they would never leave profiling;
  * - while profiling a warp's type is "unknown" (tag type 0), which every
  *   reader treats as balanced: no bypass, normal insertion, low DRAM priority;
  * - the type stays as set at the end of profiling until the next reset
@@ -59,7 +65,7 @@ struct medic {
     const struct classify_board *board;
     uint32_t nslots;
     uint64_t epoch_len;
-    uint32_t profile, mh_pct, mm_nominal, bypass, tune, retype, step;
+    uint32_t profile, mh_pct, mm_nominal, bypass, tune, retype, step, per_warp;
     uint32_t mm_pct;      /* the tuned mostly-miss boundary */
     uint64_t epoch;       /* index of the current epoch */
     uint64_t ep_acc, ep_miss;   /* this epoch's read lookups and misses */
@@ -86,6 +92,8 @@ static const struct param_desc medic_params[] = {
     {"tune", PARAM_INT, "1", "1: tune the mostly-miss boundary by the L2 miss rate (footnote 3)"},
     {"step", PARAM_INT, "5", "tuning step, % of boundary per % of miss rate (footnote 3: 5)"},
     {"retype", PARAM_INT, "0", "1: re-type after every access once profiled (0: SPEC 7.2)"},
+    {"per_warp", PARAM_INT, "0",
+     "1: a new warp in a slot starts over (0: the counters belong to the slot)"},
     {NULL, PARAM_INT, NULL, NULL},
 };
 
@@ -114,6 +122,7 @@ static int medic_init(void *priv, const struct param_set *p, const struct classi
     m->bypass = param_int(p, "bypass") != 0;
     m->tune = param_int(p, "tune") != 0;
     m->retype = param_int(p, "retype") != 0;
+    m->per_warp = param_int(p, "per_warp") != 0;
     m->step = (uint32_t)st;
     m->st_bits = 22u * in->nslots; /* two 10-bit counters and a 2-bit type (Section 6.5) */
     return WS_OK;
@@ -214,7 +223,7 @@ static void medic_access(struct medic *m, const struct sched_event *ev)
     m->ep_acc++;
     m->ep_miss += !ev->hit;
     struct medic_warp *w = &m->w[ev->slot];
-    if (w->age != ev->age)
+    if (m->per_warp && w->age != ev->age)
         return; /* the warp that sent it has left the slot */
     w->hits += ev->hit ? 1u : 0u;
     w->acc++;
@@ -238,7 +247,8 @@ static void medic_event(void *priv, const struct sched_event *ev)
     medic_clock(m, ev->now);
     if (ev->kind == SCHED_EV_WARP_LAUNCH && ev->slot >= 0 && (uint32_t)ev->slot < m->nslots) {
         struct medic_warp *w = &m->w[ev->slot];
-        *w = (struct medic_warp){.age = ev->age};
+        if (m->per_warp)
+            *w = (struct medic_warp){.age = ev->age};
         medic_publish(m, (uint32_t)ev->slot);
     } else if (ev->kind == SCHED_EV_L2_ACCESS) {
         medic_access(m, ev);
