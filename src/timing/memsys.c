@@ -185,6 +185,14 @@ static void memsys_register(struct mem_system *ms, struct stats *s)
     C(l2_bypasses, "L2 reads the L2 policy sent straight to DRAM (no lookup, no fill)");
     C(l2_requests, "requests that arrived at an L2 sub-partition (bypassed or not; not "
                    "write-backs or fetches)");
+    C(l2_hit_divergence_sum, "core cycles between the first and the last L2-hit reply of "
+                             "memory instructions whose L2 data all hit (two replies or more)");
+    C(l2_hit_divergence_count, "memory instructions whose L2 data all hit, two replies or more");
+    C(l2_hit_divergence_max, "largest first-to-last L2-hit reply gap of such an instruction");
+    stats_ratio(s, "l2_hit_divergence",
+                "inter-bank divergence penalty: average first-to-last L2-hit reply gap of "
+                "instructions whose L2 data all hit (MeDiC Fig. 7b; core cycles at the SM)",
+                "l2_hit_divergence_sum", "l2_hit_divergence_count", 1.0);
     stats_ratio(s, "l2_bypass_fraction", "L2 requests that bypassed the L2 (MeDiC WByp)",
                 "l2_bypasses", "l2_requests", 1.0);
     stats_ratio(s, "l2_queue_latency", "average L2 bank-queue wait (l2 cycles)",

@@ -113,6 +113,7 @@ static int l2_serve(struct mem_system *ms, struct l2_sub *sb, uint32_t q)
         ms->st.l2_hits++;
         l2_emit(ms, r, 1);
         cache_touch(cc, set, way, &ca);
+        r->l2_hit = 1;
         if (r->kind == MEM_REQ_WRITE) {
             cc->dirty[li] = 1;
             mem_pool_release(&ms->pool, q);
