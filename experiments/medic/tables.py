@@ -8,6 +8,9 @@ import sys
 
 ORDER = ["baseline", "eaf", "wip", "wms", "pcal4", "pcal12", "pcal24", "rand10", "rand30",
          "rand50", "pcbyp", "wbyp", "medic"]
+TYPES = ["all_hit", "mostly_hit", "balanced", "mostly_miss", "all_miss"]
+# HPCA 2016 Table II, the workloads warpsim has a kind of (AH, MH, BL, MM, AM %)
+TABLE2 = {"bfs": [40, 1, 20, 13, 26], "backp": [10, 27, 48, 6, 9], "hotsp": [1, 29, 69, 0.5, 0.5]}
 # HPCA 2016 Section 6.1 (harmonic mean of IPC speedup over the baseline)
 PAPER = {"baseline": 1.0, "wip": 1.325, "wms": 1.302, "wbyp": 1.336, "medic": 1.415}
 
@@ -17,6 +20,12 @@ def main():
         sys.exit(__doc__.split("usage: ")[1])
     db = sqlite3.connect(sys.argv[1])
     stats = ["gpu_ipc", "l2_miss_rate", "l2_queue_latency", "dram_row_hit_rate"]
+    mix = {}
+    for pid, w in db.execute("SELECT id, workload FROM points WHERE kind = 'run' AND "
+                             "status = 'ok' AND policy_name = 'medic'"):
+        got = dict(db.execute("SELECT name, value FROM stats WHERE id = ? AND name LIKE "
+                              "'classify_medic_warps_%'", (pid,)))
+        mix[w] = [got.get("classify_medic_warps_" + t, 0) for t in TYPES]
     val = {}
     for pid, w, p in db.execute("SELECT id, workload, policy_name FROM points "
                                 "WHERE kind = 'run' AND status = 'ok'"):
@@ -48,6 +57,22 @@ def main():
         for p in keep:
             if p in pts:
                 print(f"| {p} | " + " | ".join(f"{val[(p, w)][stat]:.3f}" for w in wls) + " |")
+    print_mix(mix)
+
+
+def print_mix(mix):
+    print("\n## Warp-type mix under MeDiC (warps typed, % of all; paper's Table II in brackets)\n")
+    print("| workload | AH | MH | BL | MM | AM | typed |")
+    print("|---|---|---|---|---|---|---|")
+    for w in sorted(mix):
+        tot = sum(mix[w])
+        cells = []
+        for i, v in enumerate(mix[w]):
+            c = f"{100 * v / tot:.0f}" if tot else "-"
+            if w in TABLE2:
+                c += f" [{TABLE2[w][i]:g}]"
+            cells.append(c)
+        print(f"| {w} | " + " | ".join(cells) + f" | {tot:.0f} |")
 
 
 if __name__ == "__main__":
