@@ -41,6 +41,8 @@
  * - the tuning compares each epoch's L2 read miss rate, as seen by this SM's
  *   warps, with the previous epoch's; each whole 5 % rise lowers the boundary
  *   by 5 %, each whole 5 % fall raises it, clamped to [0, nominal];
+ * - a request carries the type its warp had when the instruction issued
+ *   (the paper reads the warp's metadata as the request reaches the L2);
  * - the epoch clock is the core cycle; an epoch is noticed at the first
  *   event or request after it began. */
 #include "policy/classify/classify.h"
