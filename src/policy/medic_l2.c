@@ -23,21 +23,23 @@ size_t medic_l2_size(uint32_t sets, uint32_t ways)
     return sizeof(struct medic_l2) + (size_t)sets * ways * (sizeof(uint64_t) + 1);
 }
 
-void medic_l2_init(struct medic_l2 *m, const struct cache_policy_init *in, int wip, int obey_tag)
+void medic_l2_init(struct medic_l2 *m, const struct cache_policy_init *in, int wip, int obey_tag,
+                   int strict)
 {
     memset(m, 0, medic_l2_size(in->sets, in->ways));
     m->sets = in->sets;
     m->ways = in->ways;
     m->wip = (uint8_t)(wip != 0);
     m->obey_tag = (uint8_t)(obey_tag != 0);
+    m->strict = (uint8_t)(strict != 0);
     m->clock = m->low = MEDIC_L2_MID;
     m->st_bits = m->wip ? 2ull * in->sets * in->ways : 0;
 }
 
-/* The eviction class of a line (all lines one class without WIP). */
+/* The eviction class of a line (all lines one class without strict WIP). */
 static uint32_t line_class(struct medic_l2 *m, size_t i)
 {
-    return m->wip ? medic_class_of(types(m)[i]) : 1;
+    return m->wip && m->strict ? medic_class_of(types(m)[i]) : 1;
 }
 
 uint32_t medic_l2_victim(void *priv, uint32_t set, uint64_t candidates,
@@ -59,7 +61,7 @@ uint32_t medic_l2_victim(void *priv, uint32_t set, uint64_t candidates,
             best_cls = cls;
         }
     }
-    m->st_victims[best_cls]++;
+    m->st_victims[medic_class_of(types(m)[base + best])]++;
     return best;
 }
 

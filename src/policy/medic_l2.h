@@ -13,7 +13,9 @@
  *   lines, then balanced ones, then mostly-hit and all-hit ones); a
  *   mostly-miss or all-miss warp's line is inserted at the LRU position,
  *   every other at MRU.  Without wip every line is one class and inserted at
- *   MRU: plain LRU.
+ *   MRU: plain LRU.  With strict=0 the type only sets the insertion position
+ *   and the victim is the LRU line (the paper "appends" the type bits to the
+ *   replacement bits; strict=1, SPEC 7.4, reads them as the high-order bits).
  * [CHOICE]s: LRU insertion makes the line older than every line of the
  * cache (the latest LRU insertion is the oldest); a line keeps the type of
  * the warp that inserted it (the paper annotates the block at insertion); a
@@ -32,7 +34,7 @@
 
 struct medic_l2 {
     uint32_t sets, ways;
-    uint8_t wip, obey_tag;
+    uint8_t wip, obey_tag, strict;
     uint64_t clock;            /* MRU stamps count up from MEDIC_L2_MID */
     uint64_t low;              /* LRU stamps count down from it */
     uint64_t st_noalloc;       /* misses refused a line by their tag */
@@ -43,7 +45,8 @@ struct medic_l2 {
 };
 
 size_t medic_l2_size(uint32_t sets, uint32_t ways);
-void medic_l2_init(struct medic_l2 *m, const struct cache_policy_init *in, int wip, int obey_tag);
+void medic_l2_init(struct medic_l2 *m, const struct cache_policy_init *in, int wip, int obey_tag,
+                   int strict);
 uint32_t medic_l2_victim(void *priv, uint32_t set, uint64_t candidates,
                          const struct cache_access *a);
 void medic_l2_insert(void *priv, uint32_t set, uint32_t way, const struct cache_access *a);

@@ -2,7 +2,8 @@
  * hand-built 4-way set: WIP evicts the mostly-miss line first even when it
  * was just used, then the balanced one before an older mostly-hit one, and
  * inserts a mostly-miss warp's line at LRU (the newest such line goes
- * first); a line keeps the type it was inserted with; wbyp is plain LRU
+ * first); a line keeps the type it was inserted with; with strict=0 the type
+ * only sets the insertion position; wbyp is plain LRU
  * that bypasses reads tagged to bypass and refuses a line to tagged misses
  * (bypassing warp's atomic, PCAL non-holder); wip alone ignores those bits,
  * medic obeys them; WMS maps the mostly-hit bit to the high queue. */
@@ -77,6 +78,14 @@ static void test_wip_victim_order(void **state)
     assert_int_equal(victim(&p, 0xf), 2);      /* mostly-miss first, though most recent */
     assert_int_equal(victim(&p, 0xb), 1);      /* then balanced, younger than way 0 */
     assert_int_equal(victim(&p, 0x9), 0);      /* then LRU among mostly-hit / all-hit */
+    free(p.priv);
+    /* strict=0: the type only sets the insertion position; the victim is the
+     * LRU line (way 2's hit made it the most recent) */
+    p_open(&p, "wip:strict=0", 1, 4);
+    fill(&p);
+    assert_int_equal(victim(&p, 0xf), 0);
+    insert(&p, 1, MEDIC_ALL_MISS); /* inserted at LRU: the next victim */
+    assert_int_equal(victim(&p, 0xf), 1);
     free(p.priv);
     /* the same set under LRU (wbyp without tags): the oldest line, way 0 */
     p_open(&p, "wbyp", 1, 4);

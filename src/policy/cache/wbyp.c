@@ -16,7 +16,7 @@ static int wbyp_init(void *priv, const struct param_set *p, const struct cache_p
 {
     (void)p;
     (void)e;
-    medic_l2_init(priv, in, 0, 1);
+    medic_l2_init(priv, in, 0, 1, 0);
     return WS_OK;
 }
 

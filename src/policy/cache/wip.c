@@ -13,6 +13,8 @@
 
 static const struct param_desc wip_params[] = {
     {"bypass", PARAM_INT, "0", "1: also obey the bypass and no-allocate bits (WIP + WByp)"},
+    {"strict", PARAM_INT, "1",
+     "1: victims by type class first, LRU within (SPEC 7.4); 0: LRU, type sets insertion only"},
     {NULL, PARAM_INT, NULL, NULL},
 };
 
@@ -20,7 +22,7 @@ static int wip_init(void *priv, const struct param_set *p, const struct cache_po
                     struct err *e)
 {
     (void)e;
-    medic_l2_init(priv, in, 1, param_int(p, "bypass") != 0);
+    medic_l2_init(priv, in, 1, param_int(p, "bypass") != 0, param_int(p, "strict") != 0);
     return WS_OK;
 }
 
