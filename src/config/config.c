@@ -185,6 +185,12 @@ static const struct cfg_key cfg_keys[] = {
     {"l2.index_addr", CFG_CHOICE, S(l2_index_addr), "channel", 0, 0, "channel|full", 0,
      "address the L2 set index is taken from: channel (channel bits removed, GPGPU-Sim "
      "3.2.1 and later) or full (GPGPU-Sim 3.1 and 3.2.0, the CCWS/DAWS simulator)", 0, 0},
+    K_U32("l2.input_ports", l2_input_ports, "1", 1, 64,
+          "interconnect ports of an L2 sub-partition: packets it can be receiving at once "
+          "(MeDiC's dual-ported partition, SPEC 7.6: 2)"),
+    K_BOOL("l2.rotate", l2_rotate, "0",
+           "1: the L2 bank served first rotates every L2 cycle (MeDiC, SPEC 7.6); 0: bank 0 "
+           "first"),
     K_U32("l2.rop_latency", l2_rop_latency, "120", 0, LAT_MAX,
           "l2 cycles every request (hit or miss) waits between arriving at its L2 sub-partition "
           "and entering its bank queue, as GPGPU-Sim's ROP delay; a bypassed read skips it"),
@@ -209,7 +215,7 @@ static const struct cfg_key cfg_keys[] = {
     K_U32("dram.latency", dram_latency, "132", 0, LAT_MAX,
           "fixed controller latency added to every access, DRAM cycles"),
     K_U32("dram.queue", dram_queue, "16", 1, 4096, "scheduler queue entries per channel"),
-    K_POL("dram.sched", dram_sched, "frfcfs", "DRAM scheduler policy spec: frfcfs, fcfs"),
+    K_POL("dram.sched", dram_sched, "frfcfs", "DRAM scheduler policy spec (frfcfs, fcfs, wms; warpsim policies lists them)"),
     K_SZ32("dram.chunk", addr_chunk, "256", 32, 1 * MiB,
            "bytes of consecutive addresses mapped to one channel (power of two)"),
 };

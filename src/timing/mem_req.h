@@ -51,6 +51,7 @@ struct mem_req {
     uint8_t row_hit;   /* DRAM: served without its own activation */
     uint8_t activated; /* DRAM: an ACT was issued for it */
     uint8_t l2_route;  /* enum mem_req_l2_route: the L2 policy's bypass decision */
+    uint8_t l2_hit;    /* a read served by an L2 hit (not a fill, merge or bypass) */
 };
 
 struct mem_pool {

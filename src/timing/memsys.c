@@ -183,6 +183,18 @@ static void memsys_register(struct mem_system *ms, struct stats *s)
     C(l2_queue_latency_sum, "l2 cycles requests waited in L2 bank queues");
     C(l2_queue_latency_count, "requests served from L2 bank queues");
     C(l2_bypasses, "L2 reads the L2 policy sent straight to DRAM (no lookup, no fill)");
+    C(l2_requests, "requests that arrived at an L2 sub-partition (bypassed or not; not "
+                   "write-backs or fetches)");
+    C(l2_hit_divergence_sum, "core cycles between the first and the last L2-hit reply of "
+                             "memory instructions whose L2 data all hit (two replies or more)");
+    C(l2_hit_divergence_count, "memory instructions whose L2 data all hit, two replies or more");
+    C(l2_hit_divergence_max, "largest first-to-last L2-hit reply gap of such an instruction");
+    stats_ratio(s, "l2_hit_divergence",
+                "inter-bank divergence penalty: average first-to-last L2-hit reply gap of "
+                "instructions whose L2 data all hit (MeDiC Fig. 7b; core cycles at the SM)",
+                "l2_hit_divergence_sum", "l2_hit_divergence_count", 1.0);
+    stats_ratio(s, "l2_bypass_fraction", "L2 requests that bypassed the L2 (MeDiC WByp)",
+                "l2_bypasses", "l2_requests", 1.0);
     stats_ratio(s, "l2_queue_latency", "average L2 bank-queue wait (l2 cycles)",
                 "l2_queue_latency_sum", "l2_queue_latency_count", 1.0);
 #undef C
@@ -368,8 +380,8 @@ int memsys_new(const struct gpu_config *cfg, const struct dev_mem *mem, struct s
         memsys_ring_alloc(&sb->rop, ms->pool.cap, 1);
         memsys_ring_alloc(&sb->out, ms->pool.cap, 1);
     }
-    memsys_icnt_init(&ms->req_net, ms->n_sms, ms->n_sub, c->icnt_queue);
-    memsys_icnt_init(&ms->rep_net, ms->n_sub, ms->n_sms, c->icnt_queue);
+    memsys_icnt_init(&ms->req_net, ms->n_sms, ms->n_sub, c->icnt_queue, c->l2_input_ports);
+    memsys_icnt_init(&ms->rep_net, ms->n_sub, ms->n_sms, c->icnt_queue, 1);
     /* instruction-cache miss: one L2 hit round trip (ROP delay and hit latency),
      * in core cycles (rounded up) */
     uint64_t num = 2ull * c->icnt_latency * ms->f_core * ms->f_l2 +

@@ -4,7 +4,9 @@
  * Modelling choices:
  * - Crossbar: each source port sends one packet per ceil(bytes / flit)
  *   icnt cycles (read requests: one flit; writes and replies: their data);
- *   each destination accepts packets serialised the same way; a packet
+ *   each destination accepts packets serialised the same way, through
+ *   dst_ports ports that each take one packet at a time (an L2
+ *   sub-partition has l2.input_ports, an SM one); a packet
  *   arrives icnt_latency + serialisation later; destination buffers hold
  *   icnt_queue packets including those in flight (credits), a full one stalls
  *   the sender. */
@@ -21,12 +23,14 @@ static uint32_t flits(const struct mem_system *ms, uint32_t bytes)
     return f ? f : 1;
 }
 
-void memsys_icnt_init(struct icnt_net *n, uint32_t n_src, uint32_t n_dst, uint32_t qcap)
+void memsys_icnt_init(struct icnt_net *n, uint32_t n_src, uint32_t n_dst, uint32_t qcap,
+                      uint32_t dst_ports)
 {
     n->n_src = n_src;
     n->n_dst = n_dst;
+    n->dst_ports = dst_ports;
     n->src_free = xcalloc(n_src, sizeof *n->src_free);
-    n->dst_free = xcalloc(n_dst, sizeof *n->dst_free);
+    n->dst_free = xcalloc((size_t)n_dst * dst_ports, sizeof *n->dst_free);
     n->dst = xcalloc(n_dst, sizeof *n->dst);
     for (uint32_t i = 0; i < n_dst; i++)
         memsys_ring_alloc(&n->dst[i], qcap, 1);
@@ -48,9 +52,14 @@ static void icnt_send(struct mem_system *ms, struct icnt_net *n, uint32_t src, u
     uint64_t now = ms->icnt_now;
     n->src_free[src] = now + ser;
     uint64_t arr = now + ms->cfg.icnt_latency + ser;
-    if (arr < n->dst_free[dst] + ser)
-        arr = n->dst_free[dst] + ser;
-    n->dst_free[dst] = arr;
+    /* the destination port that frees first (the lowest on a tie) */
+    uint64_t *port = &n->dst_free[(size_t)dst * n->dst_ports];
+    for (uint32_t p = 1; p < n->dst_ports; p++)
+        if (n->dst_free[(size_t)dst * n->dst_ports + p] < *port)
+            port = &n->dst_free[(size_t)dst * n->dst_ports + p];
+    if (arr < *port + ser)
+        arr = *port + ser;
+    *port = arr;
     ring_push_t(&n->dst[dst], q, arr);
 }
 

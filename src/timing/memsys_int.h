@@ -29,9 +29,12 @@ struct ldst_acc {
 
 struct ldst_inst {
     uint64_t t_issue;
+    uint64_t t_hit_first, t_hit_last; /* arrivals of its data from L2 hits (core cycles) */
     uint32_t token, pending, next_free;
+    uint32_t l2_hits;  /* replies of L2 hits that carried its data */
     uint8_t left, is_load, used;
     uint8_t is_long; /* touched global/local memory (counts for avg_mem_latency) */
+    uint8_t l2_missed; /* some of its data came from DRAM (L2 miss or bypass) */
 };
 
 struct sm_mem {
@@ -66,8 +69,8 @@ struct l2_sub {
 };
 
 struct icnt_net {
-    uint32_t n_src, n_dst;
-    uint64_t *src_free, *dst_free;
+    uint32_t n_src, n_dst, dst_ports;
+    uint64_t *src_free, *dst_free; /* dst_free: [n_dst * dst_ports] */
     struct idx_ring *dst;       /* timed (icnt): arrival */
 };
 
@@ -80,7 +83,8 @@ struct memsys_counters {
     uint64_t l1i_accesses, l1i_hits, l1i_misses;
     uint64_t smem_accesses, smem_cycles;
     uint64_t l2_accesses, l2_hits, l2_misses, l2_hit_reserved, l2_writebacks;
-    uint64_t l2_queue_latency_sum, l2_queue_latency_count, l2_bypasses;
+    uint64_t l2_queue_latency_sum, l2_queue_latency_count, l2_bypasses, l2_requests;
+    uint64_t l2_hit_divergence_sum, l2_hit_divergence_count, l2_hit_divergence_max;
     uint64_t dram_cycles;
     uint64_t mem_latency_sum, mem_latency_count;
     uint64_t icnt_req_packets, icnt_reply_packets, icnt_stalls;

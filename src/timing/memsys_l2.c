@@ -4,7 +4,11 @@
  * Modelling choices:
  * - L2 sub-partition: every arrived request moves in order from the crossbar
  *   buffer to its bank's queue (a full bank queue blocks the buffer); each
- *   bank serves l2_ports requests per l2 cycle from its queue head.  With
+ *   bank serves l2_ports requests per l2 cycle from its queue head, bank 0
+ *   first, or with l2.rotate a first bank that rotates every l2 cycle (the
+ *   banks share the DRAM queue, the MSHRs and the reply queue, whose order
+ *   follows the service order).  The input takes what the interconnect
+ *   delivers through l2.input_ports ports (memsys_icnt.c).  With
  *   l2.rop_latency > 0 a request first waits that many l2 cycles in an
  *   unbounded FIFO (GPGPU-Sim's ROP queue, which delays hits and misses alike
  *   before the tag lookup), then moves in order to its bank queue (a full bank
@@ -73,6 +77,7 @@ static int l2_bypassed(struct mem_system *ms, struct l2_sub *sb, struct mem_req 
 {
     if (r->l2_route == MEM_L2_UNDECIDED) {
         r->l2_route = MEM_L2_THROUGH;
+        ms->st.l2_requests++;
         if (ms->cfg.l2_enabled && r->kind == MEM_REQ_READ) {
             struct cache_access ca = {.line_addr = r->addr >> ms->l2_shift, .pc = r->pc,
                                       .sm = r->sm, .warp = r->slot, .warp_age = r->age,
@@ -108,6 +113,7 @@ static int l2_serve(struct mem_system *ms, struct l2_sub *sb, uint32_t q)
         ms->st.l2_hits++;
         l2_emit(ms, r, 1);
         cache_touch(cc, set, way, &ca);
+        r->l2_hit = 1;
         if (r->kind == MEM_REQ_WRITE) {
             cc->dirty[li] = 1;
             mem_pool_release(&ms->pool, q);
@@ -268,8 +274,9 @@ void memsys_l2_tick(struct mem_system *ms)
             ms->pool.r[q].t_l2q = ms->l2_now;
             ring_push(bq, q);
         }
-        for (uint32_t b = 0; b < c->l2_banks; b++) {
-            struct idx_ring *bq = &sb->bankq[b];
+        uint32_t first = c->l2_rotate ? (uint32_t)(ms->l2_now % c->l2_banks) : 0;
+        for (uint32_t k = 0; k < c->l2_banks; k++) {
+            struct idx_ring *bq = &sb->bankq[(first + k) % c->l2_banks];
             for (uint32_t p = 0; p < c->l2_ports && !ring_empty(bq); p++) {
                 uint32_t q = ring_head(bq);
                 uint64_t t0 = ms->pool.r[q].t_l2q;

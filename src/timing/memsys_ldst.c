@@ -241,6 +241,14 @@ static void inst_complete(struct mem_system *ms, struct sm_mem *sm, uint32_t idx
         ms->st.mem_latency_sum += now + 1 - in->t_issue; /* the SM sees it at now + 1 */
         ms->st.mem_latency_count++;
     }
+    if (!in->l2_missed && in->l2_hits >= 2) {
+        /* all its L2 data hit: the inter-bank divergence penalty (MeDiC Fig. 7) */
+        uint64_t d = in->t_hit_last - in->t_hit_first;
+        ms->st.l2_hit_divergence_sum += d;
+        ms->st.l2_hit_divergence_count++;
+        if (d > ms->st.l2_hit_divergence_max)
+            ms->st.l2_hit_divergence_max = d;
+    }
     ring_push(&sm->done, in->token);
     in->used = 0;
     in->next_free = sm->inst_free;
@@ -507,11 +515,26 @@ static void ldst_step(struct mem_system *ms, struct sm_mem *sm, uint64_t now)
     }
 }
 
+/* Instruction idx gets data from the L2 reply r at core cycle now. */
+static void inst_l2_reply(struct sm_mem *sm, uint32_t idx, const struct mem_req *r, uint64_t now)
+{
+    struct ldst_inst *in = &sm->inst[idx];
+    if (!r->l2_hit) {
+        in->l2_missed = 1;
+        return;
+    }
+    if (!in->l2_hits++ || now < in->t_hit_first)
+        in->t_hit_first = now;
+    if (now > in->t_hit_last)
+        in->t_hit_last = now;
+}
+
 /* A reply arrived at the SM: fill and wake the waiting instructions. */
 static int sm_reply(struct mem_system *ms, struct sm_mem *sm, uint32_t q, uint64_t now)
 {
     struct mem_req *r = &ms->pool.r[q];
     if (r->dest == MEM_DEST_INST) {
+        inst_l2_reply(sm, r->inst, r, now);
         inst_data(ms, sm, r->inst, now);
         return 1;
     }
@@ -529,8 +552,11 @@ static int sm_reply(struct mem_system *ms, struct sm_mem *sm, uint32_t q, uint64
     if (ring->cap - ring->n < mt->ntargets[m])
         return 0;
     cache_fill(c, cache_set_index(c, line), mt->way[m]);
-    for (uint32_t k = 0; k < mt->ntargets[m]; k++)
-        ring_push_t(ring, mt->targets[(size_t)m * mt->max_merge + k], now + lat_m1(lat));
+    for (uint32_t k = 0; k < mt->ntargets[m]; k++) {
+        uint32_t t = mt->targets[(size_t)m * mt->max_merge + k];
+        inst_l2_reply(sm, t, r, now);
+        ring_push_t(ring, t, now + lat_m1(lat));
+    }
     mshr_release(mt, (uint32_t)m);
     return 1;
 }

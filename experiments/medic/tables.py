@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""tables.py: the MeDiC experiment's tables from a sweep's index (Figure 11:
+IPC over the baseline per workload and harmonic mean, beside the paper's
+averages; Figures 13-15: L2 miss rate, L2 bank-queue wait, DRAM row-buffer
+hit rate).  usage: tables.py OUT/index.sqlite"""
+import sqlite3
+import sys
+
+ORDER = ["baseline", "eaf", "wip", "wms", "pcal4", "pcal12", "pcal24", "rand10", "rand30",
+         "rand50", "pcbyp", "wbyp", "medic"]
+TYPES = ["all_hit", "mostly_hit", "balanced", "mostly_miss", "all_miss"]
+# HPCA 2016 Table II, the workloads warpsim has a kind of (AH, MH, BL, MM, AM %)
+TABLE2 = {"bfs": [40, 1, 20, 13, 26], "backp": [10, 27, 48, 6, 9], "hotsp": [1, 29, 69, 0.5, 0.5]}
+# HPCA 2016 Section 6.1 (harmonic mean of IPC speedup over the baseline)
+PAPER = {"baseline": 1.0, "wip": 1.325, "wms": 1.302, "wbyp": 1.336, "medic": 1.415}
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__.split("usage: ")[1])
+    db = sqlite3.connect(sys.argv[1])
+    stats = ["gpu_ipc", "l2_miss_rate", "l2_queue_latency", "dram_row_hit_rate"]
+    mix = {}
+    for pid, w in db.execute("SELECT id, workload FROM points WHERE kind = 'run' AND "
+                             "status = 'ok' AND policy_name = 'medic'"):
+        got = dict(db.execute("SELECT name, value FROM stats WHERE id = ? AND name LIKE "
+                              "'classify_medic_warps_%'", (pid,)))
+        mix[w] = [got.get("classify_medic_warps_" + t, 0) for t in TYPES]
+    val = {}
+    for pid, w, p in db.execute("SELECT id, workload, policy_name FROM points "
+                                "WHERE kind = 'run' AND status = 'ok'"):
+        got = dict(db.execute("SELECT name, value FROM stats WHERE id = ? AND name IN (" +
+                              ",".join("?" * len(stats)) + ")", (pid, *stats)))
+        if len(got) != len(stats):
+            sys.exit(f"tables.py: point {pid} lacks " +
+                     ", ".join(x for x in stats if x not in got))
+        val[(p, w)] = got
+    wls = sorted({w for (p, w) in val if p == "baseline"})
+    pts = [p for p in ORDER if all((p, w) in val for w in wls)]
+    print("## Figure 11: IPC over the baseline\n")
+    print("| point | " + " | ".join(wls) + " | hmean | paper |")
+    print("|---" * (len(wls) + 3) + "|")
+    for p in pts:
+        sp = [val[(p, w)]["gpu_ipc"] / val[("baseline", w)]["gpu_ipc"] for w in wls]
+        h = len(sp) / sum(1 / x for x in sp)
+        paper = f"{PAPER[p]:.3f}" if p in PAPER else ""
+        print(f"| {p} | " + " | ".join(f"{x:.3f}" for x in sp) + f" | {h:.3f} | {paper} |")
+    for stat, title, keep in (("l2_miss_rate", "Figure 13: L2 miss rate",
+                               ["baseline", "rand30", "wip", "medic"]),
+                              ("l2_queue_latency", "Figure 14: L2 bank-queue wait (L2 cycles)",
+                               ["baseline", "wbyp", "medic"]),
+                              ("dram_row_hit_rate", "Figure 15: DRAM row-buffer hit rate",
+                               ["baseline", "wms", "medic"])):
+        print(f"\n## {title}\n")
+        print("| point | " + " | ".join(wls) + " |")
+        print("|---" * (len(wls) + 1) + "|")
+        for p in keep:
+            if p in pts:
+                print(f"| {p} | " + " | ".join(f"{val[(p, w)][stat]:.3f}" for w in wls) + " |")
+    print_mix(mix)
+
+
+def print_mix(mix):
+    print("\n## Warp-type mix under MeDiC (warps typed, % of all; paper's Table II in brackets)\n")
+    print("| workload | AH | MH | BL | MM | AM | typed |")
+    print("|---|---|---|---|---|---|---|")
+    for w in sorted(mix):
+        tot = sum(mix[w])
+        cells = []
+        for i, v in enumerate(mix[w]):
+            c = f"{100 * v / tot:.0f}" if tot else "-"
+            if w in TABLE2:
+                c += f" [{TABLE2[w][i]:g}]"
+            cells.append(c)
+        print(f"| {w} | " + " | ".join(cells) + f" | {tot:.0f} |")
+
+
+if __name__ == "__main__":
+    main()
