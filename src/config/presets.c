@@ -103,9 +103,10 @@ static const char *const preset_medic[] = {
     "mem.channels=6", "mem.subparts=1", /* one L2 slice per partition */
     "l2.sets=64", "l2.line=128", "l2.assoc=16", "l2.policy=lru", /* 128 KB x 6 = 768 KB */
     "l2.banks=2", "l2.ports=2",
-    /* -rop_latency 120 plus the paper's 10-cycle bank lookup (CHOICE: both
-     * before the lookup, hits and misses alike) */
-    "l2.rop_latency=130",
+    "l2.rotate=1", /* Section 5: the first port and bank rotate every cycle */
+    /* -rop_latency 120 plus the paper's 10-cycle bank lookup and its 1-cycle
+     * bank arbiter (CHOICE: all before the lookup, hits and misses alike) */
+    "l2.rop_latency=131",
     "dram.banks=8", "dram.burst=8", "dram.sched=frfcfs",
     /* GDDR5 at 1674 MHz, 2 beats per command clock (CHOICE), timings in those cycles */
     "dram.data_rate=2", "dram.tCCD=4", "dram.tRRD=12", "dram.tRCD=24", "dram.tRAS=56",

@@ -209,8 +209,8 @@ static void test_preset_medic(void **state)
     assert_int_equal(c.l2.assoc, 16);
     assert_int_equal(c.l2_banks * c.subparts_per_channel, 2);
     assert_int_equal(c.l2_ports, 2);
-    /* GPGPU-Sim 3.2.1's -rop_latency 120 plus the paper's 10-cycle lookup */
-    assert_int_equal(c.l2_rop_latency, 130);
+    /* GPGPU-Sim 3.2.1's -rop_latency 120 plus the paper's 10-cycle lookup and arbiter */
+    assert_int_equal(c.l2_rop_latency, 131);
     assert_int_equal(c.l2.hit_latency, 0);
     assert_int_equal(c.dram_banks, 8);
     assert_int_equal(c.dram_burst, 8);
