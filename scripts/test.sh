@@ -4,10 +4,11 @@
 # every CTest test in both.  Installs missing Debian packages first.  Tests
 # that cannot run here (no nvcc) are reported as skipped, with the reason
 # printed when the build is configured.  The last line counts both builds:
-# "N passed, M failed, K skipped".  When clang is installed, an optimised
-# clang build (build-clang/) and its tests run too, so the code stays
-# warning-free under both compilers, then a 15-second run of each libFuzzer
-# target (scripts/fuzz.sh, build-fuzz/); they count in the last line.
+# "N passed, M failed, K skipped".  When clang is installed, a clang build
+# with ASan + UBSan (build-clang/) and its tests run too, so the code stays
+# warning-free under both compilers and clean under both compilers'
+# sanitizers, then a 15-second run of each libFuzzer target (scripts/fuzz.sh,
+# build-fuzz/); they count in the last line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -45,10 +46,12 @@ tests "sanitizer build" build-asan
 builds="both builds"
 clang=$(command -v clang || true)
 if [ -n "$clang" ]; then
-  echo "== clang build ($("$clang" --version | head -1))"
-  CC=$clang cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=Release >/dev/null
+  # with clang's ASan + UBSan: its warnings and its sanitizers' view (the
+  # fuzzers', scripts/fuzz.sh), the shared libcudart included
+  echo "== clang sanitizer build ($("$clang" --version | head -1))"
+  CC=$clang cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=Debug -DWS_SANITIZE=ON >/dev/null
   cmake --build build-clang -j"$jobs" || status=1
-  tests "clang build" build-clang
+  tests "clang sanitizer build" build-clang
   builds="all three builds"
   # a short run of every libFuzzer target (scripts/fuzz.sh); each counts as a test
   echo "== fuzz smoke run (scripts/fuzz.sh --time 15)"

@@ -9,22 +9,27 @@ ws=$1
 prog=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$ws" exec --progress --stats-json "$tmp/s.json" -- "$prog" long >"$tmp/out" 2>"$tmp/err" &
+# WS_PRELOAD: the sanitizer runtime the instrumented libcudart needs in an nvcc program
+env ${WS_PRELOAD:+LD_PRELOAD=$WS_PRELOAD} "$ws" exec --progress --stats-json "$tmp/s.json" \
+  -- "$prog" long >"$tmp/out" 2>"$tmp/err" &
 pid=$!
 # wait until the kernel runs (its first progress line), at most 120 s
 for _ in $(seq 1200); do
   grep -q 'insn/s' "$tmp/err" && break
   sleep 0.1
 done
-# the program is warpsim exec's child (exec itself ignores SIGINT while it waits)
-pkill -INT -P "$pid"
+# the program is warpsim exec's child (exec itself ignores SIGINT while it
+# waits); found through /proc, not pkill: pkill reads every process's command
+# line, which can block on a sanitizer build's huge address space
+child=$(cat "/proc/$pid/task/$pid/children" 2>/dev/null)
+[ -n "$child" ] && kill -INT $child
 # it must stop within 60 s; otherwise kill it and fail
 for _ in $(seq 600); do
   kill -0 "$pid" 2>/dev/null || break
   sleep 0.1
 done
 if kill -0 "$pid" 2>/dev/null; then
-  pkill -KILL -P "$pid"
+  kill -KILL $child
   echo "FAIL cuda sigint: the program did not stop after SIGINT"
 fi
 wait "$pid"
