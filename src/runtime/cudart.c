@@ -209,6 +209,12 @@ __attribute__((destructor)) static void rt_fini(void)
     }
     for (size_t i = 0; i < rt_g.nfbs; i++)
         free(rt_g.fbs[i]);
+    for (size_t i = 0; i < rt_g.nstreams; i++)
+        free(rt_g.streams[i]);
+    for (size_t i = 0; i < rt_g.nevents; i++)
+        free(rt_g.events[i]);
+    free(rt_g.streams);
+    free(rt_g.events);
     free(rt_g.funcs);
     free(rt_g.vars);
     free(rt_g.fbs);
