@@ -121,5 +121,41 @@ check "restart completes" [ "$(grep -l '"status": "ok"' "$I"/points/*/result.jso
 check "every point ok exactly once" [ "$(awk '$2 == "ok" {print $3}' "$I/events.log" | sort | uniq -d | wc -l)" = 0 ]
 check "restart ran only the missing points" [ "$(awk '$2 == "ok"' "$I/events.log" | wc -l)" = 10 ]
 
+# 8. CUDA programs as points (tests/cuda's programs, built when nvcc is found):
+# `warpsim exec` in the program's folder, statistics equal to a direct exec,
+# a failing program recorded with its reason, nothing rerun
+ws_dir=$(cd "$(dirname "$ws")" && pwd)
+prog_dir=$ws_dir/cuda
+if [ -x "$prog_dir/spin" ]; then
+  cat >"$tmp/c.toml" <<EOF
+name = "c"
+out = "out-c"
+[defaults]
+config = "gtx480"
+[[group]]
+programs = [{ name = "spin", cmd = ["./spin"], dir = "$prog_dir" },
+            { name = "false", cmd = ["/bin/false"] }]
+policies = ["gto", "lrr"]
+EOF
+  out=$("$ws" sweep "$tmp/c.toml" -j 2 2>&1)
+  check "program sweep exits 1 (a program failed): $out" [ "$?" = 1 ]
+  C=$tmp/out-c
+  check "two program points ok" [ "$(grep -l '"status": "ok"' "$C"/points/*/result.json | wc -l)" = 2 ]
+  check "the failing program's reason" grep -q '"reason": "exit status 1' \
+    $(grep -l '"status": "failed"' "$C"/points/*/result.json | head -1)
+  (cd "$prog_dir" && "$ws_dir/$(basename "$ws")" exec --config gtx480 --sched lrr --stats-json "$tmp/direct-exec.json" -- ./spin >/dev/null)
+  check "program point statistics = direct exec" python3 - "$C/json/spin.lrr.json" "$tmp/direct-exec.json" <<'EOF'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+sys.exit(0 if a["totals"] == b["totals"] and a["kernels"] == b["kernels"] else 1)
+EOF
+  check "results list program points" grep -q '^[0-9a-f]*,spin.gto,group1,exec,spin,' \
+    <("$ws" results "$tmp/c.toml" --csv)
+  "$ws" sweep "$tmp/c.toml" -j 2 >/dev/null 2>&1
+  check "program points not rerun" [ "$(grep -c ' ok ' "$C/events.log")" = 2 ]
+else
+  echo "sweep: no CUDA test programs next to $ws (nvcc not found): program points not tested"
+fi
+
 echo "sweep: $pass passed, $fail failed"
 [ "$fail" = 0 ]

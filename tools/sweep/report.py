@@ -47,7 +47,7 @@ class Data:
         self.db.row_factory = sqlite3.Row
 
     def rows(self, where):
-        q = "SELECT * FROM points WHERE kind = 'run' AND status = 'ok'"
+        q = "SELECT * FROM points WHERE kind IN ('run', 'exec') AND status = 'ok'"
         if where:
             q += " AND (%s)" % where
         try:

@@ -40,6 +40,10 @@ def command(store, p, out_tmp):
     if p.kind == "best-swl":
         return [ws, "best-swl", i["workload"], "--size", i["size"], "--seed", str(i["seed"]),
                 "--config", config] + sets, resolved, None
+    if p.kind == "exec":            # runs in the program's folder: absolute paths
+        return [ws, "exec", "--config", config, "--sched", i["policy"]] + sets + [
+                "--stats-json", os.path.abspath(os.path.join(store.out, out_tmp)),
+                "--"] + i["program"], resolved, None
     policy = i["policy"]
     for name, dep in p.deps.items():
         r = store.result(dep)
@@ -116,7 +120,8 @@ def run_point(store, p, stop=None, procs=None):
             logf.flush()
             stdout = open(tmp, "w") if p.kind == "best-swl" else logf
             try:
-                proc = subprocess.Popen(argv, cwd=store.out, stdout=stdout, stderr=logf,
+                proc = subprocess.Popen(argv, cwd=p.inputs.get("_dir", store.out),
+                                        stdout=stdout, stderr=logf,
                                         stdin=subprocess.DEVNULL)
                 if procs is not None:
                     procs.add(proc)
@@ -149,7 +154,7 @@ def _check(p, rc, tmp, log):
     if not os.path.exists(tmp):
         return {"status": "failed", "exit_code": rc, "reason": "no output written"}
     res = {"status": "ok", "exit_code": 0, "reason": None}
-    if p.kind == "run":
+    if p.kind in ("run", "exec"):
         doc = read_json(tmp)
         if doc is None or "totals" not in doc:
             return {"status": "failed", "exit_code": rc, "reason": "statistics JSON unreadable"}
@@ -189,7 +194,7 @@ class Pool:
         state = {}          # id -> "ok" / "failed" for points finished here
         running = {}
         # gates (profiles, searches) first, then the runs, in SPEC order
-        pending = sorted(todo, key=lambda p: p.kind == "run")
+        pending = sorted(todo, key=lambda p: p.kind in ("run", "exec"))
         t0 = time.time()
         try:
             with ThreadPoolExecutor(max_workers=self.jobs) as ex:

@@ -1,7 +1,8 @@
 """spec.py: reads a sweep SPEC (TOML) and expands it into points.
 
-A point is one warpsim invocation: a `run` (statistics JSON), a `profile`
-(DAWS load profile) or a `best-swl` search (text).  Runs may depend on a
+A point is one warpsim invocation: a `run` of a built-in workload or an
+`exec` of a CUDA program (statistics JSON), a `profile` (DAWS load profile)
+or a `best-swl` search (text).  Runs may depend on a
 profile point ({profile} in a policy) or on a best-swl point (the policy
 `best_swl`, which runs swl:limit=K at the search's best K).  Points with the
 same inputs are one point (same key) with several labels.  See docs/sweeps.md.
@@ -11,7 +12,9 @@ import os
 import re
 import tomllib
 
-KINDS = ("run", "profile", "best-swl")
+from store import file_sha256
+
+KINDS = ("run", "exec", "profile", "best-swl")
 SIZES = ("small", "medium", "large")
 _VAR = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
@@ -55,7 +58,10 @@ class Point:
 
     def describe(self):
         i = self.inputs
-        s = "%s %s size=%s seed=%s" % (self.kind, i["workload"], i["size"], i["seed"])
+        if self.kind == "exec":
+            s = "exec %s (%s)" % (i["workload"], " ".join(i["program"]))
+        else:
+            s = "%s %s size=%s seed=%s" % (self.kind, i["workload"], i["size"], i["seed"])
         if self.kind != "profile":
             s += " config=%s" % i["config"]
         if i.get("policy"):
@@ -95,6 +101,34 @@ class Spec:
         for gi, g in enumerate(groups):
             self._expand(g, gi)
 
+    def _program(self, p, where, env):
+        """A CUDA program: { name, cmd = [executable, args...], dir }.  Its
+        result depends on the executable and on every argument that names a
+        file (relative to dir), so their contents are part of the inputs."""
+        if not isinstance(p, dict) or not isinstance(p.get("name"), str) or not p["name"]:
+            raise SpecError("%s: a program is a table with a name and cmd" % where)
+        cmd = p.get("cmd")
+        if not isinstance(cmd, list) or not cmd or not all(isinstance(a, str) for a in cmd):
+            raise SpecError("%s: program %s: cmd must be a non-empty list of strings"
+                            % (where, p["name"]))
+        for k in p:
+            if k not in ("name", "cmd", "dir"):
+                raise SpecError("%s: program %s: unknown key '%s' (known: name, cmd, dir)"
+                                % (where, p["name"], k))
+        cwd = os.path.join(self.dir, subst(p.get("dir", "."), env, where))
+        argv = [subst(a, env, where) for a in cmd]
+        exe = os.path.join(cwd, argv[0])
+        if not (os.path.isfile(exe) and os.access(exe, os.X_OK)):
+            raise SpecError("%s: program %s: %s is not an executable file"
+                            % (where, p["name"], exe))
+        files = {}
+        for a in argv:
+            f = os.path.join(cwd, a)
+            if os.path.isfile(f):
+                files[a] = file_sha256(f)
+        return {"workload": p["name"], "program": argv, "files_sha256": files,
+                "_dir": os.path.abspath(cwd)}
+
     def _vars(self, declared, overrides):
         for k in overrides:
             if k not in declared:
@@ -120,7 +154,7 @@ class Spec:
 
     def _expand(self, g, gi):
         where = "group %d" % (gi + 1)
-        known = {"name", "workloads", "workload", "sizes", "size",
+        known = {"name", "workloads", "workload", "programs", "sizes", "size",
                  "seeds", "seed", "configs", "config", "policies", "policy", "sets",
                  "params", "label", "timeline"}
         for k in g:
@@ -129,9 +163,17 @@ class Spec:
         d = self.defaults
         name = g.get("name", "group%d" % (gi + 1))
         env0 = dict(self.vars)
-        wls = _list(g, "workloads", "workload", d.get("workloads"), where)
+        if "programs" in g:
+            if "workloads" in g or "workload" in g:
+                raise SpecError("%s: give workloads or programs, not both" % where)
+            progs = g["programs"] if isinstance(g["programs"], list) else [g["programs"]]
+            if not progs:
+                raise SpecError("%s: 'programs' is empty" % where)
+            wls = [self._program(p, where, env0) for p in progs]
+        else:
+            wls = _list(g, "workloads", "workload", d.get("workloads"), where)
         for w in wls:
-            if not isinstance(w, str) or not w:
+            if not isinstance(w, (str, dict)) or not w:
                 raise SpecError("%s: workload %r is not a name" % (where, w))
         sizes = [subst(s, env0, where) for s in _list(g, "sizes", "size", d.get("size", "small"), where)]
         for s in sizes:
@@ -151,8 +193,13 @@ class Spec:
         timeline = bool(g.get("timeline", False))
         pnames = list(params)
         combos = list(itertools.product(*[params[k] for k in pnames])) or [()]
+        if "programs" in g:         # a program has no size or seed of ours
+            sizes, seeds = [None], [None]
         for target, size, seed, config, combo, pol in itertools.product(
                 wls, sizes, seeds, configs, combos, policies):
+            prog = target if isinstance(target, dict) else None
+            if prog:
+                target = prog["workload"]
             env = dict(env0, size=size, seed=seed, group=name, workload=target)
             env.update(zip(pnames, [str(c) for c in combo]))
             if isinstance(pol, dict):
@@ -174,6 +221,15 @@ class Spec:
             sets_r = [subst(s, env, where) for s in sets]
             deps = {}
             pspec_r = subst(pspec, dict(env, profile="{profile}"), where)
+            if prog:
+                if pspec_r == "best_swl" or "{profile}" in pspec_r:
+                    raise SpecError("%s: program %s: best_swl and {profile} need a built-in "
+                                    "workload" % (where, target))
+                inputs = dict(prog, **cfg_in, policy=pspec_r, sets=sets_r)
+                label = subst(g.get("label", "{workload}.{policy}" + "".join(
+                    ".%s{%s}" % (k, k) for k in pnames)), env, where)
+                self._add("exec", inputs, label, name, dict(zip(pnames, combo)), {}, pname)
+                continue
             if pspec_r == "best_swl":
                 deps["best_swl"] = self._add(
                     "best-swl", dict(base, **cfg_in, sets=sets_r),

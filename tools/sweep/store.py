@@ -15,7 +15,8 @@ import socket
 import sqlite3
 import time
 
-OUTPUT = {"run": "stats.json", "profile": "profile.prof", "best-swl": "search.txt"}
+OUTPUT = {"run": "stats.json", "exec": "stats.json", "profile": "profile.prof",
+          "best-swl": "search.txt"}
 KEY_STATS = ["gpu_sim_cycle", "gpu_sim_insn", "gpu_ipc", "l1d_miss_rate", "l2_miss_rate"]
 
 
@@ -89,7 +90,8 @@ class Store:
     def link_labels(self, points):
         """OUT/json/<label>.json, OUT/prof/<label>.prof, OUT/swl/<label>.txt:
         symbolic links to the outputs of done points, under their labels."""
-        sub = {"run": ("json", ".json"), "profile": ("prof", ".prof"), "best-swl": ("swl", ".txt")}
+        sub = {"run": ("json", ".json"), "exec": ("json", ".json"), "profile": ("prof", ".prof"),
+               "best-swl": ("swl", ".txt")}
         for p in points:
             if not self.done(p):
                 continue
@@ -144,7 +146,7 @@ class Store:
         for k, v in p.params.items():
             row["param_" + k] = v
         totals = {}
-        if status == "ok" and p.kind == "run":
+        if status == "ok" and p.kind in ("run", "exec"):
             totals = (read_json(self.output(p)) or {}).get("totals", {})
         for k in KEY_STATS:
             row[k] = totals.get(k)

@@ -181,7 +181,7 @@ def _results(db, args):
         w.writerow([d[0] for d in cur.description])
         w.writerows(cur)
         return 0
-    cond = [] if args.all_kinds else ["kind = 'run'"]
+    cond = [] if args.all_kinds else ["kind IN ('run', 'exec')"]
     if args.where:
         cond.append("(%s)" % args.where)
     where = " WHERE " + " AND ".join(cond) if cond else ""
