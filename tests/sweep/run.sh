@@ -3,7 +3,8 @@
 # a small SPEC (dependencies: a profile and a Best-SWL search), a failing point
 # recorded with its reason, statistics identical to a direct `warpsim run`,
 # nothing rerun on a second sweep, SIGINT and restart giving every point
-# exactly once, the SQLite index and the CSV export.
+# exactly once, the SQLite index and the CSV export; with the nvcc-built test
+# programs, CUDA programs as points (equal to a direct `warpsim exec`).
 # Usage: tests/sweep/run.sh <path to warpsim>
 set -u
 ws=$1
