@@ -3,7 +3,8 @@
  * event: nInst follows the block the warp is about to run (1 after the taken
  * branch, 2 after the fall-through, both in turn for a diverged warp), the
  * issue-to-issue gaps add to nStall and CPI_avg scales nInst, a warp above
- * its CTA's median is tagged critical, and a relaunch resets the slot. */
+ * its CTA's median is tagged critical, a relaunch resets the slot, and the
+ * accuracy statistic compares predictions with the CTA's slowest warps. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +18,7 @@
 #include "policy/classify/classify.h"
 #include "policy/registry.h"
 #include "ptx/ir.h"
+#include "stats/stats.h"
 
 /* Algorithm 2, 0-based PCs:
  *   0 (PC1)  @p0 bra $L2      block A = {0}
@@ -174,12 +176,70 @@ static void test_critical_above_cta_median(void **state)
     free(h.priv);
 }
 
+static uint64_t stat_of(struct h *h, const char *name)
+{
+    struct stats *s = stats_new();
+    h->ops->stats(h->priv, s, 1, 0);
+    uint64_t v = UINT64_MAX;
+    assert_int_equal(stats_get_u64(s, name, &v), 0);
+    stats_free(s);
+    return v;
+}
+
+static void h_exit(struct h *h, uint32_t slot, uint64_t now)
+{
+    struct sched_event ev = {.kind = SCHED_EV_WARP_EXIT, .slot = (int32_t)slot, .now = now};
+    h->ops->on_event(h->priv, &ev);
+}
+
+/* Accuracy (Fig. 7): once a CTA's warps have all exited, each warp's
+ * prediction (critical after most of its issues) is compared with its
+ * outcome (execution time above the CTA median). */
+static void test_prediction_accuracy(void **state)
+{
+    (void)state;
+    struct h h;
+    h_open(&h, 6);
+    for (uint32_t s = 0; s < 4; s++)
+        h_launch(&h, s, 0, 0);
+    h_launch(&h, 4, 1, 0);
+    h_launch(&h, 5, 1, 0);
+    /* CTA 0: slots 2 and 3 take the longer path and are predicted critical */
+    h_issue(&h, 2, 0, 1, 0);
+    h_issue(&h, 3, 0, 1, 0);
+    h_issue(&h, 0, 0, 3, 0);
+    h_issue(&h, 1, 0, 3, 0);
+    assert_int_equal(h.tag[2] + h.tag[3], 2);
+    assert_int_equal(h.tag[0] + h.tag[1], 0);
+    h_exit(&h, 0, 10);
+    h_exit(&h, 1, 10);
+    h_exit(&h, 2, 30);
+    assert_int_equal(stat_of(&h, "classify_cpl_acc_warps"), 0); /* slot 3 still runs */
+    h_exit(&h, 3, 40);
+    assert_int_equal(stat_of(&h, "classify_cpl_acc_warps"), 4);
+    assert_int_equal(stat_of(&h, "classify_cpl_acc_correct"), 4);
+    assert_int_equal(stat_of(&h, "classify_cpl_slowest_predicted"), 1);
+    /* CTA 1: slot 4 is predicted critical but finishes first */
+    h_issue(&h, 4, 0, 1, 0);
+    h_issue(&h, 5, 0, 3, 0);
+    assert_int_equal(h.tag[4], 1);
+    assert_int_equal(h.tag[5], 0);
+    h_exit(&h, 4, 5);
+    h_exit(&h, 5, 50);
+    assert_int_equal(stat_of(&h, "classify_cpl_acc_warps"), 6);
+    assert_int_equal(stat_of(&h, "classify_cpl_acc_correct"), 4);
+    assert_int_equal(stat_of(&h, "classify_cpl_acc_ctas"), 2);
+    assert_int_equal(stat_of(&h, "classify_cpl_slowest_predicted"), 1);
+    free(h.priv);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_algorithm2_ninst),
         cmocka_unit_test(test_stall_and_cpi),
         cmocka_unit_test(test_critical_above_cta_median),
+        cmocka_unit_test(test_prediction_accuracy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

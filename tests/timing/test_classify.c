@@ -6,7 +6,9 @@
  * the default classifier none every tag is 0.  The same run checks what the
  * classifier is given: the class latency table, phase lengths, a zeroed
  * per-kernel scratch area at every kernel start, and the ISSUE event's
- * next PC and taken flag on a loop of known trip count. */
+ * next PC and taken flag on a loop of known trip count.  The L1D counts the
+ * reads whose tag is non-zero (l1d_tagged_reads, CAWA's critical-warp hit
+ * rate). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -48,6 +50,7 @@ static const char tagk_ptx[] =
 
 struct logs {
     struct taglog cls, sched, l1d, l2, dram;
+    uint64_t tagged_reads, tagged_read_hits; /* l1d_tagged_* counters */
 };
 
 static void set_policy(ws_gpu *gpu, const char *key, const char *name, struct taglog *log)
@@ -96,6 +99,8 @@ static void run(const char *classifier, struct logs *L)
     assert_int_equal(ws_memcpy_dtoh(gpu, got, out, sizeof got), WS_OK);
     for (uint32_t i = 0; i < N; i++)
         assert_int_equal(got[i], i * 7u + TRIPS);
+    assert_int_equal(ws_stat(gpu, "l1d_tagged_reads", &L->tagged_reads), WS_OK);
+    assert_int_equal(ws_stat(gpu, "l1d_tagged_read_hits", &L->tagged_read_hits), WS_OK);
     ws_gpu_free(gpu);
 }
 
@@ -114,6 +119,9 @@ static void test_tags_reach_every_policy(void **state)
     }
     /* each warp fills its own L1D line: two odd and two even warps */
     assert_int_equal(L.l1d.tags[0], L.l1d.tags[1]);
+    /* the L1D counts the tagged reads: the load of each odd warp, per launch */
+    assert_int_equal(L.tagged_reads, 2 * (WARPS / 2));
+    assert_true(L.tagged_read_hits <= L.tagged_reads);
     /* at the L1D the tag is the parity of the requesting warp's slot */
     assert_int_equal(L.l1d.parity_checked, L.l1d.tags[0] + L.l1d.tags[1]);
     assert_int_equal(L.l1d.parity_mismatch, 0);
@@ -132,6 +140,7 @@ static void test_default_tags_zero(void **state)
         assert_true(where[k]->tags[0] > 0);
         assert_int_equal(where[k]->tags[1] + where[k]->tags[2] + where[k]->tags[3], 0);
     }
+    assert_int_equal(L.tagged_reads, 0);
     /* the odd warps' accesses now carry tag 0 */
     assert_int_equal(L.l1d.parity_mismatch, L.l1d.parity_checked / 2);
     assert_true(L.sched.parity_mismatch > 0);

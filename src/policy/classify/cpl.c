@@ -46,8 +46,10 @@
 struct cpl_warp {
     int64_t ninst, nstall, crit;
     uint64_t launch, last_issue, issued;
+    uint64_t crit_issues; /* issues after which it was predicted critical */
+    uint64_t exec;        /* launch to exit, once done */
     uint32_t cta;
-    uint8_t live;
+    uint8_t live, done;   /* done: exited, its CTA not yet evaluated */
 };
 
 struct cpl {
@@ -56,6 +58,8 @@ struct cpl {
     uint32_t ninsts, nslots;
     struct cpl_warp w[CPL_MAX_SLOTS];
     uint64_t reqs, reqs_critical; /* memory instructions classified, as critical */
+    uint64_t acc_warps, acc_correct;    /* warps evaluated, prediction = outcome */
+    uint64_t acc_ctas, acc_slowest_hit; /* CTAs evaluated, slowest warp predicted */
 };
 
 static int cpl_init(void *priv, const struct param_set *p, const struct classify_init *in,
@@ -129,7 +133,58 @@ static void cpl_issue(struct cpl *c, uint32_t s, const struct sched_event *ev)
         w->ninst += cpl_rest_of_block(c, ev->next_pc);
     int64_t resident = (int64_t)(ev->now - w->launch + 1);
     w->crit = w->ninst * resident / (int64_t)w->issued + w->nstall;
-    classify_publish(c->board, s, (uint32_t)cpl_is_critical(c, s), w->crit);
+    int critical = cpl_is_critical(c, s);
+    w->crit_issues += (uint64_t)critical;
+    classify_publish(c->board, s, (uint32_t)critical, w->crit);
+}
+
+/* Every warp of CTA slot `cta` has exited: score the predictions (Fig. 7).
+ * A warp was slow when its execution time is strictly above its CTA's
+ * median; predicted slow when CPL called it critical after most of its
+ * issues.  The slowest warp (the oldest slot on ties) was found when it was
+ * predicted slow. */
+static void cpl_evaluate(struct cpl *c, uint32_t cta)
+{
+    uint32_t n = 0, slowest = 0;
+    for (uint32_t i = 0; i < c->nslots; i++) {
+        const struct cpl_warp *w = &c->w[i];
+        if (!w->done || w->cta != cta)
+            continue;
+        if (n == 0 || w->exec > c->w[slowest].exec)
+            slowest = i;
+        n++;
+    }
+    for (uint32_t i = 0; i < c->nslots; i++) {
+        struct cpl_warp *w = &c->w[i];
+        if (!w->done || w->cta != cta)
+            continue;
+        uint32_t below = 0;
+        for (uint32_t j = 0; j < c->nslots; j++)
+            below += c->w[j].done && c->w[j].cta == cta && c->w[j].exec < w->exec;
+        int slow = 2 * below > n - 1;
+        int predicted = 2 * w->crit_issues > w->issued;
+        c->acc_warps++;
+        c->acc_correct += (uint64_t)(slow == predicted);
+        if (i == slowest) {
+            c->acc_ctas++;
+            c->acc_slowest_hit += (uint64_t)predicted;
+        }
+    }
+    for (uint32_t i = 0; i < c->nslots; i++)
+        if (c->w[i].done && c->w[i].cta == cta)
+            c->w[i].done = 0;
+}
+
+static void cpl_exit(struct cpl *c, uint32_t s, uint64_t now)
+{
+    struct cpl_warp *w = &c->w[s];
+    w->live = 0;
+    w->done = 1;
+    w->exec = now - w->launch;
+    for (uint32_t i = 0; i < c->nslots; i++)
+        if (c->w[i].live && c->w[i].cta == w->cta)
+            return;
+    cpl_evaluate(c, w->cta);
 }
 
 static void cpl_event(void *priv, const struct sched_event *ev)
@@ -147,8 +202,8 @@ static void cpl_event(void *priv, const struct sched_event *ev)
     if (ev->kind == SCHED_EV_WARP_LAUNCH) {
         *w = (struct cpl_warp){.launch = ev->now, .cta = ev->cta, .live = 1};
         classify_publish(c->board, s, 0, 0);
-    } else if (ev->kind == SCHED_EV_WARP_EXIT) {
-        w->live = 0;
+    } else if (ev->kind == SCHED_EV_WARP_EXIT && w->live) {
+        cpl_exit(c, s, ev->now);
     } else if (ev->kind == SCHED_EV_ISSUE && w->live) {
         cpl_issue(c, s, ev);
     }
@@ -162,6 +217,21 @@ static void cpl_stats(void *priv, struct stats *s, uint32_t instances, size_t st
     stats_counter(s, "classify_cpl_reqs_critical",
                   "memory instructions of warps CPL predicted critical (above the CTA median)",
                   &c->reqs_critical, instances, stride);
+    stats_counter(s, "classify_cpl_acc_warps", "warps whose CTA finished (CPL accuracy base)",
+                  &c->acc_warps, instances, stride);
+    stats_counter(s, "classify_cpl_acc_correct",
+                  "of those, warps CPL called critical after most of their issues exactly when "
+                  "their execution time was above the CTA median",
+                  &c->acc_correct, instances, stride);
+    stats_ratio(s, "classify_cpl_accuracy", "CPL prediction accuracy (CAWA Fig. 7: 73%)",
+                "classify_cpl_acc_correct", "classify_cpl_acc_warps", 1.0);
+    stats_counter(s, "classify_cpl_acc_ctas", "CTAs that finished", &c->acc_ctas, instances,
+                  stride);
+    stats_counter(s, "classify_cpl_slowest_predicted",
+                  "CTAs whose slowest warp CPL called critical after most of its issues",
+                  &c->acc_slowest_hit, instances, stride);
+    stats_ratio(s, "classify_cpl_slowest_accuracy", "share of CTAs whose slowest warp CPL predicted",
+                "classify_cpl_slowest_predicted", "classify_cpl_acc_ctas", 1.0);
 }
 
 CLASSIFY_POLICY(cpl,
