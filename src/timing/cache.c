@@ -50,6 +50,7 @@ int cache_init(struct cache *c, const struct cache_geometry *g,
     c->reused = xcalloc(n, 1);
     c->owner_slot = xcalloc(n, sizeof *c->owner_slot);
     c->owner_age = xcalloc(n, sizeof *c->owner_age);
+    c->fill_tag = xcalloc(n, sizeof *c->fill_tag);
     c->priv = priv;
     struct cache_policy_init in = {.sets = g->sets, .ways = g->assoc, .instance = instance,
                                    .seed = 0x5eed0000ull + instance};
@@ -68,6 +69,7 @@ void cache_fini(struct cache *c)
     free(c->reused);
     free(c->owner_slot);
     free(c->owner_age);
+    free(c->fill_tag);
     memset(c, 0, sizeof *c);
 }
 
@@ -129,6 +131,8 @@ int cache_allocate(struct cache *c, uint32_t set, uint64_t tag, const struct cac
         v->tag = c->tag[i];
         v->owner_slot = c->owner_slot[i];
         v->owner_age = c->owner_age[i];
+        v->reused = c->reused[i];
+        v->fill_tag = c->fill_tag[i];
         if (c->ops->on_evict)
             c->ops->on_evict(c->priv, set, w, c->reused[i]);
     }
@@ -139,6 +143,7 @@ int cache_allocate(struct cache *c, uint32_t set, uint64_t tag, const struct cac
     c->reused[i] = 0;
     c->owner_slot[i] = a->warp;
     c->owner_age[i] = a->warp_age;
+    c->fill_tag[i] = a->tag;
     if (c->ops->on_insert)
         c->ops->on_insert(c->priv, set, w, a);
     *way = w;

@@ -29,6 +29,7 @@ struct cache {
     uint8_t *dirty, *reused;
     int32_t *owner_slot; /* warp slot that allocated the line (-1: none) */
     uint64_t *owner_age; /* its dynamic warp id */
+    uint32_t *fill_tag;  /* classifier tag of the request that allocated it */
     const struct cache_policy_ops *ops;
     void *priv;
 };
@@ -40,6 +41,8 @@ struct cache_victim {
     uint64_t tag;
     int32_t owner_slot;
     uint64_t owner_age;
+    int reused;          /* it was hit since it was allocated */
+    uint32_t fill_tag;   /* classifier tag of the request that allocated it */
 };
 
 /* Check the geometry and resolve the policy g->policy through the registry.

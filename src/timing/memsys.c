@@ -166,6 +166,13 @@ static void memsys_register(struct mem_system *ms, struct stats *s)
     C(l1d_writebacks, "L1D dirty (local) lines written back");
     C(l1d_vta_hits, "L1D load misses on a line the same warp lost to an eviction (victim "
                     "tags beside any policy, CCWS detection)");
+    C(l1d_tagged_reads, "L1D read accesses whose classifier tag is non-zero (CAWA: by "
+                        "warps CPL predicts critical)");
+    C(l1d_tagged_read_hits, "of those, hits");
+    C(l1d_tagged_evictions, "L1D lines evicted at miss time that a request with a non-zero "
+                            "tag allocated (CAWA: critical warps' lines)");
+    C(l1d_tagged_evictions_unused, "of those, lines never hit (CAWA: critical lines evicted "
+                                   "without reuse)");
     C(l1c_accesses, "constant-cache accesses");
     C(l1c_hits, "constant-cache hits");
     C(l1c_misses, "constant-cache misses");
@@ -226,6 +233,12 @@ static void memsys_register(struct mem_system *ms, struct stats *s)
     stats_counter(s, "icnt_stalls", "icnt cycles a ready packet waited for buffer space",
                   &t->icnt_stalls, 1, 0);
     stats_ratio(s, "l1d_miss_rate", "L1D misses per access", "l1d_misses", "l1d_accesses", 1.0);
+    stats_ratio(s, "l1d_tagged_read_hit_rate",
+                "L1D hit rate of tagged reads (CAWA Fig. 11: critical-warp hit rate)",
+                "l1d_tagged_read_hits", "l1d_tagged_reads", 1.0);
+    stats_ratio(s, "l1d_tagged_evicted_unused_share",
+                "share of tagged lines evicted without a hit (CAWA: 44.3% in the baseline)",
+                "l1d_tagged_evictions_unused", "l1d_tagged_evictions", 1.0);
     stats_ratio(s, "l2_miss_rate", "L2 misses per access", "l2_misses", "l2_accesses", 1.0);
     uint64_t dummy;
     if (stats_get_u64(s, "gpu_sim_insn", &dummy) == 0) {

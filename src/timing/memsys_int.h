@@ -79,6 +79,8 @@ struct memsys_counters {
     uint64_t l1d_intra_warp_hits, l1d_inter_warp_hits, l1d_evictions, l1d_writebacks;
     uint64_t l1d_flushed, l2_flushed;
     uint64_t l1d_vta_hits;
+    uint64_t l1d_tagged_reads, l1d_tagged_read_hits, l1d_tagged_evictions,
+        l1d_tagged_evictions_unused;
     uint64_t l1c_accesses, l1c_hits, l1c_misses, l1c_hit_reserved;
     uint64_t l1i_accesses, l1i_hits, l1i_misses;
     uint64_t smem_accesses, smem_cycles;

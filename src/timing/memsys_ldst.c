@@ -282,6 +282,7 @@ static void uncached_read(struct mem_system *ms, struct sm_mem *sm, uint64_t lin
     if (is_l1d) {
         ms->st.l1d_accesses++;
         ms->st.l1d_misses++;
+        ms->st.l1d_tagged_reads += sm->cur.policy_tag != 0;
         emit_access(ms, sm, line, 0, 0, 0, 0, now);
     } else {
         ms->st.l1c_accesses++;
@@ -311,6 +312,8 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
         if (is_l1d) {
             ms->st.l1d_accesses++;
             ms->st.l1d_hits++;
+            ms->st.l1d_tagged_reads += mi->policy_tag != 0;
+            ms->st.l1d_tagged_read_hits += mi->policy_tag != 0;
             int own = c->owner_age[(size_t)set * c->assoc + way] == mi->age;
             if (own)
                 ms->st.l1d_intra_warp_hits++;
@@ -336,6 +339,7 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
         if (is_l1d) {
             ms->st.l1d_accesses++;
             ms->st.l1d_hit_reserved++;
+            ms->st.l1d_tagged_reads += mi->policy_tag != 0;
             emit_access(ms, sm, line, 0, 0, 0, 1, now);
         } else {
             ms->st.l1c_accesses++;
@@ -372,6 +376,8 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
     }
     if (v.valid && is_l1d) {
         ms->st.l1d_evictions++;
+        ms->st.l1d_tagged_evictions += v.fill_tag != 0;
+        ms->st.l1d_tagged_evictions_unused += v.fill_tag != 0 && !v.reused;
         if (v.owner_slot >= 0)
             emit(sm, SCHED_EV_L1D_EVICT, v.owner_slot, 0, 0, v.owner_age, v.tag >> shift,
                  now);
@@ -390,6 +396,7 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
     if (is_l1d) {
         ms->st.l1d_accesses++;
         ms->st.l1d_misses++;
+        ms->st.l1d_tagged_reads += mi->policy_tag != 0;
         emit_access(ms, sm, line, 0, 0, 0, 0, now);
     } else {
         ms->st.l1c_accesses++;

@@ -500,7 +500,14 @@ void sm_cta_launch(struct sm *sm, uint32_t linear, uint32_t regs, uint32_t share
         sm_warp_refresh(sm, slot);
         sm->used_warps++;
         sm->c.active_warps++;
-        sm_slot_event(sm, (int32_t)slot, SCHED_EV_WARP_LAUNCH, w->ib_pc, now);
+        struct sched_event lev;
+        memset(&lev, 0, sizeof lev);
+        lev.kind = SCHED_EV_WARP_LAUNCH;
+        lev.pc = w->ib_pc;
+        lev.now = now;
+        lev.cta_id = linear;
+        lev.warp_in_cta = wi;
+        sm_warp_event(sm, (int32_t)slot, &lev);
     }
 }
 

@@ -112,6 +112,64 @@ static void test_gto_greedy_then_oldest(void **state)
     h_close(&h);
 }
 
+/* gCAWS (SPEC 8.2) on a hand-built ready set: the most critical ready warp
+ * (warp_score), the oldest on ties, then greedy on it until it stalls;
+ * greedy=0 (oracle CAWS) re-selects every cycle. */
+static void test_gcaws_critical_then_greedy(void **state)
+{
+    (void)state;
+    struct harness h;
+    int64_t score[6] = {5, 9, 9, 1, 9, 0};
+    h_open(&h, "gcaws", 6);
+    for (int s = 0; s < 6; s++)
+        h.age[s] = (uint64_t)(10 - s); /* slot 5 is the oldest */
+    h.v.warp_score = score;
+    h.v.ready = 0x3f;
+    /* slots 1, 2, 4 tie at 9: slot 4 is the oldest of them */
+    assert_int_equal(h_cycle(&h), 4);
+    /* greedy: slot 4 keeps issuing though slot 1 becomes more critical */
+    score[1] = 50;
+    for (int k = 0; k < 4; k++)
+        assert_int_equal(h_cycle(&h), 4);
+    /* slot 4 stalls: the most critical ready warp, then greedy on it */
+    h.v.ready = 0x3f & ~(1u << 4);
+    assert_int_equal(h_cycle(&h), 1);
+    score[2] = 99;
+    h.v.ready = 0x3f;
+    assert_int_equal(h_cycle(&h), 1);
+    /* slot 1 stalls, slot 2 (99) is not ready: slot 0 (5) beats 3 and 5 */
+    h.v.ready = (1u << 0) | (1u << 3) | (1u << 5);
+    assert_int_equal(h_cycle(&h), 0);
+    /* nothing ready: nothing issues */
+    h.v.ready = 0;
+    assert_int_equal(h_cycle(&h), -1);
+    h_close(&h);
+
+    /* greedy=0: the most critical ready warp every cycle */
+    int64_t score2[4] = {3, 7, 2, 7};
+    h_open(&h, "gcaws:greedy=0", 4);
+    for (int s = 0; s < 4; s++)
+        h.age[s] = (uint64_t)s; /* slot 0 is the oldest */
+    h.v.warp_score = score2;
+    h.v.ready = 0xf;
+    assert_int_equal(h_cycle(&h), 1); /* 1 and 3 tie at 7: 1 is older */
+    score2[3] = 8;
+    assert_int_equal(h_cycle(&h), 3); /* no greed: 3 is now the most critical */
+    h_close(&h);
+
+    /* without a classifier (all scores 0) gcaws is GTO */
+    int64_t zero[6] = {0};
+    h_open(&h, "gcaws", 6);
+    for (int s = 0; s < 6; s++)
+        h.age[s] = (uint64_t)(10 - s);
+    h.v.warp_score = zero;
+    h.v.ready = 0x3f;
+    assert_int_equal(h_cycle(&h), 5);
+    h.v.ready = 0x3f & ~(1u << 5);
+    assert_int_equal(h_cycle(&h), 4);
+    h_close(&h);
+}
+
 static void test_oldest_first(void **state)
 {
     (void)state;
@@ -278,6 +336,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lrr_rotates_after_last),
         cmocka_unit_test(test_gto_greedy_then_oldest),
+        cmocka_unit_test(test_gcaws_critical_then_greedy),
         cmocka_unit_test(test_oldest_first),
         cmocka_unit_test(test_two_level_active_set),
         cmocka_unit_test(test_two_level_active_gto_orders),

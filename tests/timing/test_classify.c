@@ -6,7 +6,9 @@
  * the default classifier none every tag is 0.  The same run checks what the
  * classifier is given: the class latency table, phase lengths, a zeroed
  * per-kernel scratch area at every kernel start, and the ISSUE event's
- * next PC and taken flag on a loop of known trip count. */
+ * next PC and taken flag on a loop of known trip count.  The L1D counts the
+ * reads whose tag is non-zero (l1d_tagged_reads, CAWA's critical-warp hit
+ * rate). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -48,6 +50,8 @@ static const char tagk_ptx[] =
 
 struct logs {
     struct taglog cls, sched, l1d, l2, dram;
+    uint64_t tagged_reads, tagged_read_hits; /* l1d_tagged_* counters */
+    uint64_t tagged_evictions, tagged_evictions_unused;
 };
 
 static void set_policy(ws_gpu *gpu, const char *key, const char *name, struct taglog *log)
@@ -59,8 +63,9 @@ static void set_policy(ws_gpu *gpu, const char *key, const char *name, struct ta
 }
 
 /* Two launches of tagk on one SM with the logging policies and `classifier`
- * ("test_odd" logs into L->cls; "none" logs nothing). */
-static void run(const char *classifier, struct logs *L)
+ * ("test_odd" logs into L->cls; "none" logs nothing); one_line_l1: an L1D
+ * of a single line, so that every miss evicts the line before. */
+static void run_l1(const char *classifier, struct logs *L, int one_line_l1)
 {
     memset(L, 0, sizeof *L);
     ws_gpu *gpu;
@@ -69,6 +74,10 @@ static void run(const char *classifier, struct logs *L)
     assert_int_equal(ws_gpu_set(gpu, "mode", "timing"), WS_OK);
     assert_int_equal(ws_gpu_set(gpu, "sm.count", "1"), WS_OK);
     assert_int_equal(ws_gpu_set(gpu, "sfu.latency", "17"), WS_OK);
+    if (one_line_l1) {
+        assert_int_equal(ws_gpu_set(gpu, "l1d.sets", "1"), WS_OK);
+        assert_int_equal(ws_gpu_set(gpu, "l1d.assoc", "1"), WS_OK);
+    }
     if (strcmp(classifier, "none") == 0)
         assert_int_equal(ws_gpu_set(gpu, "sm.classifier", "none"), WS_OK);
     else
@@ -96,8 +105,15 @@ static void run(const char *classifier, struct logs *L)
     assert_int_equal(ws_memcpy_dtoh(gpu, got, out, sizeof got), WS_OK);
     for (uint32_t i = 0; i < N; i++)
         assert_int_equal(got[i], i * 7u + TRIPS);
+    assert_int_equal(ws_stat(gpu, "l1d_tagged_reads", &L->tagged_reads), WS_OK);
+    assert_int_equal(ws_stat(gpu, "l1d_tagged_read_hits", &L->tagged_read_hits), WS_OK);
+    assert_int_equal(ws_stat(gpu, "l1d_tagged_evictions", &L->tagged_evictions), WS_OK);
+    assert_int_equal(ws_stat(gpu, "l1d_tagged_evictions_unused", &L->tagged_evictions_unused),
+                     WS_OK);
     ws_gpu_free(gpu);
 }
+
+static void run(const char *classifier, struct logs *L) { run_l1(classifier, L, 0); }
 
 static void test_tags_reach_every_policy(void **state)
 {
@@ -114,6 +130,9 @@ static void test_tags_reach_every_policy(void **state)
     }
     /* each warp fills its own L1D line: two odd and two even warps */
     assert_int_equal(L.l1d.tags[0], L.l1d.tags[1]);
+    /* the L1D counts the tagged reads: the load of each odd warp, per launch */
+    assert_int_equal(L.tagged_reads, 2 * (WARPS / 2));
+    assert_true(L.tagged_read_hits <= L.tagged_reads);
     /* at the L1D the tag is the parity of the requesting warp's slot */
     assert_int_equal(L.l1d.parity_checked, L.l1d.tags[0] + L.l1d.tags[1]);
     assert_int_equal(L.l1d.parity_mismatch, 0);
@@ -132,6 +151,7 @@ static void test_default_tags_zero(void **state)
         assert_true(where[k]->tags[0] > 0);
         assert_int_equal(where[k]->tags[1] + where[k]->tags[2] + where[k]->tags[3], 0);
     }
+    assert_int_equal(L.tagged_reads, 0);
     /* the odd warps' accesses now carry tag 0 */
     assert_int_equal(L.l1d.parity_mismatch, L.l1d.parity_checked / 2);
     assert_true(L.sched.parity_mismatch > 0);
@@ -161,12 +181,28 @@ static void test_kernel_facts_and_issue_events(void **state)
     assert_int_equal(c->bad_next, 0);
 }
 
+/* A one-line L1D: each warp's line is evicted by the next warp's miss,
+ * unused; the odd warps' lines (tag 1) are 4 of the 8 filled over the two
+ * launches, and all but possibly the last one filled are evicted. */
+static void test_tagged_evictions(void **state)
+{
+    (void)state;
+    struct logs L;
+    run_l1("test_odd", &L, 1);
+    assert_true(L.tagged_evictions >= 3 && L.tagged_evictions <= 4);
+    assert_int_equal(L.tagged_evictions_unused, L.tagged_evictions);
+    assert_int_equal(L.tagged_read_hits, 0);
+    run_l1("none", &L, 1);
+    assert_int_equal(L.tagged_evictions, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tags_reach_every_policy),
         cmocka_unit_test(test_default_tags_zero),
         cmocka_unit_test(test_kernel_facts_and_issue_events),
+        cmocka_unit_test(test_tagged_evictions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

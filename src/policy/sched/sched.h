@@ -58,7 +58,8 @@ struct sched_view {
 };
 
 enum sched_event_kind {
-    SCHED_EV_WARP_LAUNCH,  /* slot, age: a new warp occupies the slot */
+    SCHED_EV_WARP_LAUNCH,  /* slot, age, cta, cta_id, warp_in_cta: a new warp occupies
+                              the slot */
     SCHED_EV_WARP_EXIT,    /* slot: the warp finished */
     SCHED_EV_ISSUE,        /* slot, pc, next_pc, taken: an instruction issued */
     SCHED_EV_BARRIER,      /* slot, pc: the warp arrived at a barrier */
@@ -126,6 +127,8 @@ struct sched_event {
     uint32_t next_pc;  /* SCHED_EV_ISSUE: the warp's next PC (PC_EXIT when it finished;
                           after a diverged branch, the path that runs first) */
     uint8_t taken;     /* SCHED_EV_ISSUE: a bra whose next_pc is not pc + 1 */
+    uint64_t cta_id;   /* SCHED_EV_WARP_LAUNCH: the CTA's linear index in the grid */
+    uint32_t warp_in_cta; /* SCHED_EV_WARP_LAUNCH: the warp's index within its CTA */
     uint64_t now;
 };
 
