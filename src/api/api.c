@@ -363,6 +363,8 @@ static uint8_t *dev_range(ws_gpu *gpu, const char *fn, ws_devptr p, size_t n, in
     return h;
 }
 
+static int timing_ensure(ws_gpu *gpu);
+
 int ws_memcpy_htod(ws_gpu *gpu, ws_devptr dst, const void *src, size_t bytes)
 {
     if (!gpu)
@@ -375,6 +377,11 @@ int ws_memcpy_htod(ws_gpu *gpu, ws_devptr dst, const void *src, size_t bytes)
     uint8_t *d = dev_range(gpu, "ws_memcpy_htod", dst, bytes, &rc);
     if (d)
         memcpy(d, src, bytes);
+    /* l2.memcpy_fill: the copy leaves its lines in the L2, so the timing
+     * model is built now (the configuration is fixed from here on) */
+    if (d && gpu->config.l2_memcpy_fill && strcmp(gpu->config.mode, "timing") == 0 &&
+        (rc = timing_ensure(gpu)) == WS_OK)
+        timing_memcpy(gpu->timing, dst, bytes);
     return rc;
 }
 
@@ -456,17 +463,27 @@ static void progress_bridge(void *ctx, uint64_t cycle, uint64_t insn)
         gpu->progress(gpu->progress_ctx, cycle, insn, gpu->launches);
 }
 
+/* The timing model, built at the first timing launch (or copy, with
+ * l2.memcpy_fill); from then on the machine configuration is fixed. */
+static int timing_ensure(ws_gpu *gpu)
+{
+    if (gpu->timing)
+        return WS_OK;
+    int rc = config_validate(&gpu->config, &gpu->err);
+    if (rc != WS_OK)
+        return rc;
+    rc = timing_new(&gpu->config, &gpu->mem, gpu->st, &gpu->timing, &gpu->err);
+    if (rc != WS_OK)
+        return rc;
+    timing_set_progress(gpu->timing, progress_bridge, gpu);
+    return WS_OK;
+}
+
 static int launch_timing(ws_gpu *gpu, struct func_kernel *k)
 {
-    if (!gpu->timing) {
-        int rc = config_validate(&gpu->config, &gpu->err);
-        if (rc != WS_OK)
-            return rc;
-        rc = timing_new(&gpu->config, &gpu->mem, gpu->st, &gpu->timing, &gpu->err);
-        if (rc != WS_OK)
-            return rc;
-        timing_set_progress(gpu->timing, progress_bridge, gpu);
-    }
+    int rc0 = timing_ensure(gpu);
+    if (rc0 != WS_OK)
+        return rc0;
     timing_set_interrupt(gpu->timing, gpu->interrupt);
     int rc = timing_run(gpu->timing, k, &gpu->err);
     if (rc == WS_ERR_DEADLOCK || rc == WS_ERR_INTERRUPTED) {

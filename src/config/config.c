@@ -180,6 +180,9 @@ static const struct cfg_key cfg_keys[] = {
     K_U32("l2.banks", l2_banks, "1", 1, 256, "banks per L2 slice"),
     K_U32("l2.ports", l2_ports, "1", 1, 64, "accesses one L2 bank serves per L2 cycle"),
     K_U32("l2.bank_queue", l2_bank_queue, "8", 1, 4096, "request queue entries per L2 bank"),
+    K_BOOL("l2.memcpy_fill", l2_memcpy_fill, "0",
+           "1: host-to-device copies leave their lines in the L2, as GPGPU-Sim 4.x's "
+           "-gpgpu_perf_sim_memcpy (no 3.x release had it: the first kernel starts cold)"),
     K_BOOL("l2.flush", l2_flush, "0",
            "1: invalidate the L2 when a kernel ends (the CCWS/DAWS simulator's flush)"),
     {"l2.index_addr", CFG_CHOICE, S(l2_index_addr), "channel", 0, 0, "channel|full", 0,

@@ -463,3 +463,8 @@ out:
     free(L.phase);
     return rc;
 }
+
+void timing_memcpy(struct timing *t, uint64_t addr, uint64_t bytes)
+{
+    memsys_memcpy_fill(t->ms, addr, bytes);
+}

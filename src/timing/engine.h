@@ -57,6 +57,9 @@ uint32_t timing_regs_per_thread(const struct ptx_module *m, uint32_t func);
 /* Run launch k to completion on the timing model. */
 int timing_run(struct timing *t, struct func_kernel *k, struct err *e);
 
+/* A host-to-device copy (memsys_memcpy_fill). */
+void timing_memcpy(struct timing *t, uint64_t addr, uint64_t bytes);
+
 /* Cycles simulated over every launch. */
 uint64_t timing_cycles(const struct timing *t);
 

@@ -163,6 +163,7 @@ static void memsys_register(struct mem_system *ms, struct stats *s)
     C(l1d_evictions, "L1D valid lines evicted at miss time");
     C(l1d_flushed, "L1D valid lines invalidated at kernel ends (l1d.flush)");
     C(l2_flushed, "L2 valid lines invalidated at kernel ends (l2.flush)");
+    C(l2_memcpy_fills, "L2 lines written by host-to-device copies (l2.memcpy_fill)");
     C(l1d_writebacks, "L1D dirty (local) lines written back");
     C(l1d_vta_hits, "L1D load misses on a line the same warp lost to an eviction (victim "
                     "tags beside any policy, CCWS detection)");
@@ -654,4 +655,25 @@ void memsys_kernel_end(struct mem_system *ms)
     if (ms->cfg.l2_flush && ms->cfg.l2_enabled)
         for (uint32_t i = 0; i < ms->n_sub; i++)
             ms->st.l2_flushed += cache_invalidate_all(&ms->sub[i].c);
+}
+
+void memsys_memcpy_fill(struct mem_system *ms, uint64_t addr, uint64_t bytes)
+{
+    if (!ms->cfg.l2_memcpy_fill || !ms->cfg.l2_enabled || bytes == 0)
+        return;
+    uint32_t shift = ms->l2_shift;
+    for (uint64_t line = addr >> shift; line <= (addr + bytes - 1) >> shift; line++) {
+        struct addr_loc loc;
+        memsys_map(ms, line << shift, &loc);
+        struct cache *c = &ms->sub[loc.sub].c;
+        uint32_t way;
+        if (cache_probe(c, loc.l2_set, line << shift, &way) != CACHE_MISS)
+            continue;
+        struct cache_access ca = {.line_addr = line, .sm = 0, .warp = -1};
+        struct cache_victim v;
+        if (cache_allocate(c, loc.l2_set, line << shift, &ca, &way, &v) != 0)
+            continue;
+        cache_fill(c, loc.l2_set, way);
+        ms->st.l2_memcpy_fills++;
+    }
 }

@@ -95,4 +95,10 @@ void memsys_dump(const struct mem_system *ms, FILE *out);
  * counted in l1d_flushed / l2_flushed. */
 void memsys_kernel_end(struct mem_system *ms);
 
+/* A host-to-device copy of [addr, addr + bytes): with l2.memcpy_fill its
+ * lines are placed in their L2 slices as clean valid lines (no timing; a
+ * line that finds every way of its set pending is skipped), counted in
+ * l2_memcpy_fills. */
+void memsys_memcpy_fill(struct mem_system *ms, uint64_t addr, uint64_t bytes);
+
 #endif

@@ -77,7 +77,7 @@ struct icnt_net {
 struct memsys_counters {
     uint64_t l1d_accesses, l1d_hits, l1d_misses, l1d_hit_reserved, l1d_reservation_fails;
     uint64_t l1d_intra_warp_hits, l1d_inter_warp_hits, l1d_evictions, l1d_writebacks;
-    uint64_t l1d_flushed, l2_flushed;
+    uint64_t l1d_flushed, l2_flushed, l2_memcpy_fills;
     uint64_t l1d_vta_hits;
     uint64_t l1d_tagged_reads, l1d_tagged_read_hits, l1d_tagged_evictions,
         l1d_tagged_evictions_unused;

@@ -18,6 +18,7 @@
 #include "timing/memsys.h"
 
 #include "timing/mem_fx.h"
+#include "warpsim.h"
 
 static uint32_t set_of(uint32_t index, uint32_t sets, uint64_t addr)
 {
@@ -112,12 +113,60 @@ static void test_hit_only_latency(void **state)
     assert_int_equal(miss[0] - miss[1], 10 - 1);
 }
 
+/* l2.memcpy_fill (GPGPU-Sim 4.x -gpgpu_perf_sim_memcpy): the lines a
+ * host-to-device copy wrote are L2 hits for the first kernel. */
+static const char sum_ptx[] =
+    ".version 7.0\n.target sm_70\n.address_size 64\n"
+    ".visible .entry rd(.param .u64 a, .param .u64 out)\n{\n"
+    ".reg .b32 %r<4>;\n.reg .b64 %rd<6>;\n"
+    "ld.param.u64 %rd1, [a];\nld.param.u64 %rd2, [out];\n"
+    "mov.u32 %r1, %ctaid.x;\nmov.u32 %r2, %ntid.x;\nmov.u32 %r3, %tid.x;\n"
+    "mad.lo.s32 %r1, %r1, %r2, %r3;\nmul.wide.u32 %rd3, %r1, 4;\n"
+    "add.s64 %rd4, %rd1, %rd3;\nld.global.u32 %r2, [%rd4];\n"
+    "add.s64 %rd5, %rd2, %rd3;\nst.global.u32 [%rd5], %r2;\nret;\n}\n";
+
+static void l2_after_copy(const char *fill, uint64_t *hits, uint64_t *misses, uint64_t *fills)
+{
+    ws_gpu *gpu;
+    assert_int_equal(ws_gpu_new(&gpu), WS_OK);
+    assert_int_equal(ws_gpu_set(gpu, "mode", "timing"), WS_OK);
+    assert_int_equal(ws_gpu_set(gpu, "l2.memcpy_fill", fill), WS_OK);
+    ws_module *mod;
+    assert_int_equal(ws_module_load_string(gpu, sum_ptx, "rd.ptx", &mod), WS_OK);
+    static uint32_t h[4096];
+    ws_devptr a, out;
+    assert_int_equal(ws_malloc(gpu, sizeof h, &a), WS_OK);
+    assert_int_equal(ws_malloc(gpu, sizeof h, &out), WS_OK);
+    assert_int_equal(ws_memcpy_htod(gpu, a, h, sizeof h), WS_OK);
+    void *args[] = {&a, &out};
+    assert_int_equal(ws_launch(mod, "rd", ws_dim(16, 1, 1), ws_dim(256, 1, 1), 0, args), WS_OK);
+    assert_int_equal(ws_stat(gpu, "l2_hits", hits), WS_OK);
+    assert_int_equal(ws_stat(gpu, "l2_misses", misses), WS_OK);
+    assert_int_equal(ws_stat(gpu, "l2_memcpy_fills", fills), WS_OK);
+    ws_gpu_free(gpu);
+}
+
+static void test_memcpy_fill(void **state)
+{
+    (void)state;
+    uint64_t hits, misses, fills;
+    l2_after_copy("0", &hits, &misses, &fills);
+    assert_int_equal(fills, 0);
+    uint64_t cold_misses = misses;
+    assert_true(cold_misses >= 128); /* 16 KB of reads: 128 lines of 128 B, all cold */
+    l2_after_copy("1", &hits, &misses, &fills);
+    assert_int_equal(fills, 128);
+    assert_true(hits >= 128);              /* every read line was copied in */
+    assert_int_equal(misses, cold_misses - 128);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_set_index),
         cmocka_unit_test(test_flush),
         cmocka_unit_test(test_hit_only_latency),
+        cmocka_unit_test(test_memcpy_fill),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
