@@ -100,6 +100,14 @@ static void register_stats(struct timing *t)
                   0);
     stats_counter(s, "ifetch_misses", "instruction fetches that missed the L1I",
                   &c->ifetch_miss, n, stride);
+    if (strcmp(t->cfg->issue_model, "lwm") == 0) {
+        stats_counter(s, "lwm_insn", "large-warp instructions completed (sm.issue_model=lwm)",
+                      &c->lwm_insn, n, stride);
+        stats_counter(s, "lwm_subwarps", "sub-warps issued for them (Narasiman MICRO 2011)",
+                      &c->lwm_subwarps, n, stride);
+        stats_ratio(s, "lwm_subwarps_per_insn", "sub-warps per large-warp instruction",
+                    "lwm_subwarps", "lwm_insn", 1.0);
+    }
     stats_timeline_column(s, "alu_inflight", &c->alu_inflight, n, stride);
     stats_timeline_column(s, "mem_inflight", &c->mem_inflight, n, stride);
     stats_timeline_column(s, "active_warps", &c->active_warps, n, stride);
