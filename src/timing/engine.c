@@ -100,6 +100,14 @@ static void register_stats(struct timing *t)
                   0);
     stats_counter(s, "ifetch_misses", "instruction fetches that missed the L1I",
                   &c->ifetch_miss, n, stride);
+    static const char *const load_name[4][2] = {
+        {"load_cycles_idle", "SM cycles with nothing in flight (Phase-aware Fig. 10)"},
+        {"load_cycles_alu_only", "SM cycles with ALU results but no memory instruction in flight"},
+        {"load_cycles_mem_only", "SM cycles with memory instructions but no ALU result in flight"},
+        {"load_cycles_alu_mem", "SM cycles with both ALU results and memory instructions in flight"},
+    };
+    for (int i = 0; i < 4; i++)
+        stats_counter(s, load_name[i][0], load_name[i][1], &c->load_cycles[i], n, stride);
     if (strcmp(t->cfg->issue_model, "lwm") == 0) {
         stats_counter(s, "lwm_insn", "large-warp instructions completed (sm.issue_model=lwm)",
                       &c->lwm_insn, n, stride);

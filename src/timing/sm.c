@@ -742,6 +742,12 @@ static void fetch(struct sm *sm, uint64_t now)
 
 /* ---- the cycle ----------------------------------------------------------------------- */
 
+/* Account n cycles to the ALU/memory load breakdown (what is in flight). */
+static void load_account(struct sm *sm, uint64_t n)
+{
+    sm->c.load_cycles[(sm->c.alu_inflight ? 1 : 0) + (sm->c.mem_inflight ? 2 : 0)] += n;
+}
+
 int sm_cycle(struct sm *sm, uint64_t now, struct err *e)
 {
     uint32_t first_unit = sm->unit_rr;
@@ -752,6 +758,7 @@ int sm_cycle(struct sm *sm, uint64_t now, struct err *e)
     if (!sm->used_ctas && !sm->wheel_pending) {
         for (uint32_t u = 0; u < sm->nunits; u++)
             classify(sm, &sm->units[u], CLS_NO_INST, 1);
+        load_account(sm, 1);
         return WS_OK;
     }
     mem_completions(sm, now);
@@ -768,6 +775,7 @@ int sm_cycle(struct sm *sm, uint64_t now, struct err *e)
             return rc;
     }
     fetch(sm, now);
+    load_account(sm, 1);
     return WS_OK;
 }
 
@@ -817,6 +825,7 @@ uint64_t sm_next_event(const struct sm *sm, uint64_t now, int *idle)
 
 void sm_skip(struct sm *sm, uint64_t n)
 {
+    load_account(sm, n);
     sm->unit_rr = (uint32_t)((sm->unit_rr + n) % sm->nunits); /* as n sm_cycle() calls */
     for (uint32_t u = 0; u < sm->nunits; u++) {
         struct sm_sched_unit *U = &sm->units[u];

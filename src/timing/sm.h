@@ -54,6 +54,8 @@ struct sm_counters {
     uint64_t cta_disparity_sum_ppm; /* per CTA (slowest-fastest)/slowest x 1e6, summed */
     uint64_t cta_disparity_max_ppm;
     uint64_t ifetch_miss;
+    uint64_t load_cycles[4]; /* cycles by what is in flight: none, ALU only, memory only,
+                                both (Phase-aware Fig. 10) */
     uint64_t lwm_insn;       /* issue model lwm: large-warp instructions completed */
     uint64_t lwm_subwarps;   /* issue model lwm: sub-warps issued for them */
 };
