@@ -100,6 +100,12 @@ static void register_stats(struct timing *t)
                   0);
     stats_counter(s, "ifetch_misses", "instruction fetches that missed the L1I",
                   &c->ifetch_miss, n, stride);
+    stats_counter(s, "sched_issued_insn", "warp instructions (sub-warps under lwm) issued",
+                  &c->warp_insn, n, stride);
+    stats_counter(s, "sched_issued_lanes", "active lanes summed over the issued instructions",
+                  &c->lanes_issued, n, stride);
+    stats_ratio(s, "simd_utilisation", "active lanes per issued (sub-)warp / 32 (Narasiman "
+                "MICRO 2011)", "sched_issued_lanes", "sched_issued_insn", 1.0 / 32.0);
     static const char *const load_name[4][2] = {
         {"load_cycles_idle", "SM cycles with nothing in flight (Phase-aware Fig. 10)"},
         {"load_cycles_alu_only", "SM cycles with ALU results but no memory instruction in flight"},

@@ -76,6 +76,7 @@ void issue_dispatch(struct sm *sm, uint32_t slot, const struct func_trace *tr, u
     unsigned act = (unsigned)__builtin_popcount(tr->active);
     sm->c.lanes[act <= 4 ? 0 : (act - 1) / 4]++;
     sm->c.warp_insn++;
+    sm->c.lanes_issued += act;
     const struct sb_inst_regs *regs = &L->regs[pc];
     if (unit == SM_UNIT_MEM) {
         sm->ldst_used++;

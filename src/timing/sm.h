@@ -47,6 +47,7 @@ struct sm_counters {
         sched_held_back;
     uint64_t lanes[SM_LANE_BINS];
     uint64_t warp_insn;      /* warp instructions issued */
+    uint64_t lanes_issued;   /* active lanes summed over them */
     uint64_t alu_inflight;   /* gauge: ALU results in flight */
     uint64_t mem_inflight;   /* gauge: memory instructions in flight */
     uint64_t active_warps;   /* gauge: resident warps */

@@ -3,7 +3,8 @@
  * SPEC-policies 6.1-6.3) on kernels whose timing is known:
  *  - the slides' sub-warp example: 8 warps whose active threads fill half of
  *    every lane column issue 8 warp instructions per instruction on the
- *    baseline and 4 sub-warps as one large warp (twice the speed);
+ *    baseline and 4 sub-warps as one large warp (twice the speed, full SIMD
+ *    utilisation instead of half);
  *  - an unconditional branch issues as one sub-warp, a conditional one as
  *    many as its active threads need;
  *  - barriers inside large warps (several rows, a CTA of two large warps, a
@@ -80,7 +81,7 @@ static char *half_ptx(unsigned d, unsigned nbra)
 }
 
 struct run {
-    uint64_t cycles, subwarps, insn, warp_insn;
+    uint64_t cycles, subwarps, insn, warp_insn, issued, lanes;
 };
 
 static struct run half_run(const char *model, unsigned d, unsigned nbra, unsigned iters)
@@ -100,7 +101,8 @@ static struct run half_run(const char *model, unsigned d, unsigned nbra, unsigne
     assert_int_equal(ws_memcpy_dtoh(gpu, v, out, sizeof v), WS_OK);
     for (uint32_t t = 0; t < 256; t++)
         assert_int_equal(v[t], ((t % 32 + t / 32) % 2) ? 0 : iters * d);
-    struct run r = {stat(gpu, "gpu_sim_cycle"), 0, 0, stat(gpu, "warp_insn")};
+    struct run r = {stat(gpu, "gpu_sim_cycle"), 0, 0, stat(gpu, "warp_insn"),
+                    stat(gpu, "sched_issued_insn"), stat(gpu, "sched_issued_lanes")};
     if (!strcmp(model, "lwm")) {
         r.subwarps = stat(gpu, "lwm_subwarps");
         r.insn = stat(gpu, "lwm_insn");
@@ -136,6 +138,12 @@ static void test_subwarp_example(void **state)
     struct run a = half_run("lwm", 8, 0, 40), b = half_run("lwm", 24, 0, 40);
     assert_int_equal(b.insn - a.insn, 40 * 16);
     assert_int_equal(b.subwarps - a.subwarps, 40 * 16 * 4);
+    /* SIMD utilisation of the added instructions: full sub-warps under LWM,
+     * half-full warps on the baseline */
+    assert_int_equal((b.lanes - a.lanes) / (b.issued - a.issued), 32);
+    struct run x = half_run("warp", 8, 0, 40), y = half_run("warp", 24, 0, 40);
+    assert_int_equal(y.issued - x.issued, 40 * 16 * 8);
+    assert_int_equal((y.lanes - x.lanes) / (y.issued - x.issued), 16);
 }
 
 static void test_unconditional_branch_one_subwarp(void **state)
