@@ -372,6 +372,7 @@ void sm_warp_refresh(struct sm *sm, uint32_t slot)
     v->next_is_load &= keep;
     v->next_is_mem &= keep;
     v->long_op_pending &= keep;
+    v->next_waits_long &= keep;
     v->at_barrier &= keep;
     U->has_inst &= keep;
     U->can_issue &= keep;
@@ -401,6 +402,8 @@ void sm_warp_refresh(struct sm *sm, uint32_t slot)
             v->next_is_load |= bit;
     }
     U->unit_mask[sm->unit_map[ic]] |= bit;
+    if (scoreboard_long_hazard(&sm->sb, slot, &L->regs[pc]))
+        v->next_waits_long |= bit;
     if (w->ib_n == 0 || w->ib_pc != pc)
         return;
     U->has_inst |= bit;

@@ -2,7 +2,8 @@
  * SPEC-policies 5.2) on hand-built warps: the single level picks the smallest
  * phase distance, oldest on ties, with distances saturating at 512; the two
  * level keeps a ready queue of `ready` warps served round robin, moves a
- * ready warp that waits on a long-latency load to pending, brings it back to
+ * ready warp whose next instruction waits on a long-latency load (not one
+ * that merely has a load outstanding) to pending, brings it back to
  * the tail of active when its loads are done, and orders active by rr (no
  * sort), gto (launch order) or phase (shortest phase at the warp's PC). */
 #include <setjmp.h>
@@ -146,8 +147,13 @@ static void test_two_level_ready_queue(void **state)
     assert_int_equal(h_cycle(&h), 1);
     assert_int_equal(h_cycle(&h), 0);
     assert_int_equal(h_cycle(&h), 1);
-    /* slot 0 waits on its load: pending; the head of active (2) takes its place */
+    /* slot 0 has a load outstanding but its next instruction does not need it:
+     * it stays */
     h.v.long_op_pending = 0x1;
+    assert_int_equal(issued_set(&h, 4), 0x3);
+    /* slot 0's next instruction needs the load: pending; the head of active
+     * (2) takes its place */
+    h.v.next_waits_long = 0x1;
     h.v.ready = 0x1e;
     assert_int_equal(issued_set(&h, 4), 0x6);
     /* a short (non-long-latency) stall does not demote: slot 1 stays */
@@ -156,7 +162,7 @@ static void test_two_level_ready_queue(void **state)
     h.v.ready = 0x1e;
     assert_int_equal(issued_set(&h, 2), 0x6);
     /* slot 0's load is done: it joins the tail of active, behind 3 and 4 */
-    h.v.long_op_pending = 0;
+    h.v.long_op_pending = h.v.next_waits_long = 0;
     h.v.ready = 0x1f;
     assert_int_equal(issued_set(&h, 4), 0x6);
     h.v.at_barrier = 0x6; /* both ready warps wait at a barrier */
@@ -176,10 +182,10 @@ static void test_two_level_gto_sorts(void **state)
                NULL);
         h.v.ready = 0xf;
         assert_int_equal(h_cycle(&h), 0);
-        h.v.long_op_pending = 0x1; /* 0 -> pending, 1 in */
+        h.v.long_op_pending = h.v.next_waits_long = 0x1; /* 0 -> pending, 1 in */
         h.v.ready = 0xe;
         assert_int_equal(h_cycle(&h), 1);
-        h.v.long_op_pending = 0x2; /* 0 back to active, 1 -> pending */
+        h.v.long_op_pending = h.v.next_waits_long = 0x2; /* 0 back, 1 -> pending */
         h.v.ready = 0xd;
         assert_int_equal(h_cycle(&h), gto ? 0 : 2);
         h_close(&h);
@@ -206,7 +212,7 @@ static void test_two_level_phase_sorts(void **state)
     static const int order[] = {2, 4, 3, 1};
     uint64_t pend = 0x1;
     for (int i = 0; i < 4; i++) {
-        h.v.long_op_pending = pend;
+        h.v.long_op_pending = h.v.next_waits_long = pend;
         h.v.ready = 0x1f & ~pend;
         int p = h_cycle(&h);
         assert_int_equal(p, order[i]);

@@ -9,10 +9,10 @@
  *   pending warps waiting on long-latency instructions;
  *   active  every other warp, in priority order.
  * Each pick:
- *   1. a ready warp that waits on a long-latency result moves to pending.
- *      [CHOICE] "waits" = it is at a barrier, or it cannot issue while it has
- *      long-latency loads outstanding (sched_view.long_op_pending; the view
- *      does not say which register the next instruction waits on);
+ *   1. a ready warp whose next instruction depends on a long-latency result
+ *      (sched_view.next_waits_long), or that waits at a barrier ([CHOICE]: a
+ *      barrier is a long-latency instruction in the paper's list), moves to
+ *      pending;
  *   2. a pending warp that no longer waits (no load outstanding, not at a
  *      barrier) moves to the tail of active (several in one pick: oldest
  *      first) and active is sorted: rr does not sort, gto sorts by launch
@@ -169,7 +169,7 @@ static int p2l_pick(void *priv, const struct sched_view *v)
         gone &= gone - 1;
         p2l_forget(t, s);
     }
-    uint64_t waits = v->at_barrier | (v->long_op_pending & ~v->ready);
+    uint64_t waits = v->at_barrier | v->next_waits_long;
 
     /* 1. ready warps that wait go to pending */
     uint64_t out = t->ready_mask & waits;
