@@ -9,7 +9,7 @@
  *    many as its active threads need;
  *  - barriers inside large warps (several rows, a CTA of two large warps, a
  *    CTA whose last large warp has fewer rows) do not deadlock and give the
- *    CPU answer;
+ *    CPU answer, in the same cycles with and without idle-cycle skipping;
  *  - LWM with two-level scheduling over fetch groups of one large warp
  *    (two_level_fg:group=8): the forced switch after `timeout` instructions
  *    happens when no large warp ever stalls. */
@@ -183,10 +183,11 @@ static const char bar_ptx[] =
     "mul.wide.u32 %rd2, %r13, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r5;\n"
     "ret;\n}\n";
 
-static void bar_case(uint32_t threads, uint32_t ctas, const char *rows)
+static uint64_t bar_case(uint32_t threads, uint32_t ctas, const char *rows, const char *skip)
 {
     ws_gpu *gpu = gpu_open("lwm", NULL);
     assert_int_equal(ws_gpu_set(gpu, "lwm.rows", rows), WS_OK);
+    assert_int_equal(ws_gpu_set(gpu, "skip_idle_cycles", skip), WS_OK);
     ws_module *mod;
     if (ws_module_load_string(gpu, bar_ptx, "bar.ptx", &mod) != WS_OK)
         fail_msg("%s", ws_last_error(gpu));
@@ -207,16 +208,21 @@ static void bar_case(uint32_t threads, uint32_t ctas, const char *rows)
     }
     free(v);
     assert_true(stat(gpu, "lwm_insn") > 0);
+    uint64_t cycles = stat(gpu, "gpu_sim_cycle");
     ws_gpu_free(gpu);
+    return cycles;
 }
 
 static void test_barriers_in_large_warps(void **state)
 {
     (void)state;
-    bar_case(256, 1, "8");  /* one large warp: the whole CTA */
-    bar_case(512, 2, "8");  /* two large warps per CTA, two CTAs */
-    bar_case(320, 1, "8");  /* 10 warps: large warps of 8 and 2 rows */
-    bar_case(256, 3, "3");  /* 8 warps in rows of 3, 3 and 2 */
+    bar_case(256, 1, "8", "1");  /* one large warp: the whole CTA */
+    uint64_t a = bar_case(512, 2, "8", "1"); /* two large warps per CTA, two CTAs */
+    bar_case(320, 1, "8", "1");  /* 10 warps: large warps of 8 and 2 rows */
+    bar_case(256, 3, "3", "1");  /* 8 warps in rows of 3, 3 and 2 */
+    /* every wake-up of a large warp is an event: skipping idle cycles changes
+     * nothing */
+    assert_int_equal(bar_case(512, 2, "8", "0"), a);
 }
 
 /* LWM + two-level: fetch groups of one large warp (8 slots).  The half
