@@ -90,6 +90,7 @@ void issue_dispatch(struct sm *sm, uint32_t slot, const struct func_trace *tr, u
             tk->is_store = (uint8_t)store;
             tk->is_long = (uint8_t)is_long;
             tk->lwm = (uint8_t)lwm;
+            tk->rows = (uint16_t)(lwm ? w->lw->cur_rows : 0);
             struct mem_inst *mi = &sm->mi;
             mi->sm = sm->id;
             mi->slot = slot;

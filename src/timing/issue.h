@@ -46,7 +46,12 @@ void issue_lwm_group(struct sm *sm, uint32_t slot, uint32_t wi);
 /* May the large warp at slot issue a sub-warp at cycle now (its threads'
  * busy bits, the hold after a conditional branch)? */
 int issue_lwm_ready(const struct sm *sm, uint32_t slot, uint64_t now);
-/* The data of one load sub-warp of the large warp at slot returned. */
-void issue_lwm_load_done(struct sm *sm, uint32_t slot, uint32_t pc);
+/* The data of one load sub-warp (of rows `rows`) of the large warp at slot
+ * returned. */
+void issue_lwm_load_done(struct sm *sm, uint32_t slot, uint32_t pc, uint32_t rows);
+/* Has any row of the large warp at slot a long-latency load pending?  Does
+ * every row with threads of the instruction at pc wait on one? */
+int issue_lwm_has_long(const struct sm *sm, uint32_t slot);
+int issue_lwm_waits_long(const struct sm *sm, uint32_t slot, uint32_t pc);
 
 #endif

@@ -26,9 +26,13 @@
  *    ([CHOICE]).  So the next instruction's first sub-warp can issue once the
  *    previous instruction's first sub-warp completed, and ALU dependences need
  *    no scoreboard: a large warp's non-load results reserve nothing.  Loads
- *    reserve their destinations on the slot's scoreboard until the last of
- *    the instruction's load sub-warps has its data ([CHOICE]: dependences on
- *    loads are tracked per large warp, not per thread).
+ *    reserve their destinations on the scoreboard of each row they cover (a
+ *    row's slot), until the last of the instruction's load sub-warps with
+ *    threads of that row has its data ([CHOICE]: dependences on loads are
+ *    tracked per row of 32 threads, the unit the restructured register file
+ *    reads, not per thread).  A row joins the sub-warps of an instruction once
+ *    its scoreboard clears; rows that already issued some of the
+ *    instruction's threads are not checked again.
  *  - After a conditional branch the large warp waits until the branch's last
  *    sub-warp completed (its divergence outcome is known only then).
  *  - An unconditional branch issues as one sub-warp in one cycle whatever
@@ -78,7 +82,13 @@ void issue_lwm_group(struct sm *sm, uint32_t slot, uint32_t wi)
     struct sm_warp *w = &sm->warps[slot];
     uint32_t R = sm->cfg->lwm_rows ? sm->cfg->lwm_rows : 1;
     if (wi % R) {
+        /* a later row: its large warp was placed with warp wi - wi % R */
         w->absorbed = 1;
+        for (uint32_t s = 0; s < sm->nslots; s++) {
+            struct sm_warp *x = &sm->warps[s];
+            if (x->valid && x->lw && x->cta == w->cta && x->lw->ww.row[wi % R] == w->fw)
+                x->lw->row_slot[wi % R] = slot;
+        }
         return;
     }
     struct sm_lwm *lw = &sm->lwm[slot];
@@ -86,11 +96,25 @@ void issue_lwm_group(struct sm *sm, uint32_t slot, uint32_t wi)
     memset(lw->free_at, 0, sizeof lw->free_at);
     lw->hold_until = 0;
     lw->nloads = 0;
+    lw->started = lw->cur_rows = 0;
+    lw->row_slot[0] = slot;
     struct err e;
     err_clear(&e);
     if (func_wide_init(&lw->ww, w->cta, wi, rows, &e) != WS_OK)
         panic("large warp: %s", e.msg);
     w->lw = lw;
+}
+
+/* Rows whose threads may join a sub-warp of the instruction at pc: those
+ * that already issued some of its threads, and those whose own scoreboard
+ * shows no hazard for it. */
+static uint32_t lwm_rows_ok(const struct sm *sm, const struct sm_lwm *lw, uint32_t pc)
+{
+    uint32_t ok = lw->ww.in_flight ? lw->started : 0;
+    for (uint32_t r = 0; r < lw->ww.rows; r++)
+        if (!(ok >> r & 1) && !scoreboard_hazard(&sm->sb, lw->row_slot[r], &sm->L->regs[pc]))
+            ok |= 1u << r;
+    return ok;
 }
 
 int issue_lwm_ready(const struct sm *sm, uint32_t slot, uint64_t now)
@@ -105,10 +129,11 @@ int issue_lwm_ready(const struct sm *sm, uint32_t slot, uint64_t now)
     const struct func_wide_warp *ww = &lw->ww;
     const uint32_t *m = ww->in_flight ? ww->pending : ww->stack[ww->depth - 1].mask;
     int mode = lwm_mode(sm, pc), any = 0, all = 1;
+    uint32_t ok = lwm_rows_ok(sm, lw, pc);
     for (uint32_t r = 0; r < ww->rows; r++) {
         if (!m[r])
             continue;
-        uint32_t f = lwm_free(lw, r, now);
+        uint32_t f = ok >> r & 1 ? lwm_free(lw, r, now) : 0;
         if (m[r] & ~f)
             all = 0;
         else if (mode == LWM_ROWS)
@@ -132,37 +157,81 @@ void issue_lwm_load_issued(struct sm *sm, uint32_t slot, uint32_t pc, int is_lon
     struct sm_lwm_load *ld = lwm_load(lw, pc);
     if (!ld) {
         ld = ARRAY_PUSH(lw->loads, lw->nloads, lw->cap);
+        memset(ld, 0, sizeof *ld);
         ld->pc = pc;
-        ld->left = 0;
     }
-    ld->left++;
-    scoreboard_reserve(&sm->sb, slot, &sm->L->regs[pc], is_long);
+    for (uint32_t r = 0; r < lw->ww.rows; r++)
+        if (lw->cur_rows >> r & 1) {
+            ld->left[r]++;
+            scoreboard_reserve(&sm->sb, lw->row_slot[r], &sm->L->regs[pc], is_long);
+        }
 }
 
-void issue_lwm_load_done(struct sm *sm, uint32_t slot, uint32_t pc)
+void issue_lwm_load_done(struct sm *sm, uint32_t slot, uint32_t pc, uint32_t rows)
 {
     struct sm_lwm *lw = sm->warps[slot].lw;
     struct sm_lwm_load *ld = lwm_load(lw, pc);
-    ws_assert(ld && ld->left > 0);
-    if (--ld->left)
-        return;
-    scoreboard_release(&sm->sb, slot, &sm->L->regs[pc]);
-    *ld = lw->loads[--lw->nloads];
+    ws_assert(ld);
+    uint32_t left = 0;
+    for (uint32_t r = 0; r < lw->ww.rows; r++) {
+        if (rows >> r & 1) {
+            ws_assert(ld->left[r] > 0);
+            if (--ld->left[r] == 0)
+                scoreboard_release(&sm->sb, lw->row_slot[r], &sm->L->regs[pc]);
+        }
+        left += ld->left[r];
+    }
+    if (!left)
+        *ld = lw->loads[--lw->nloads];
+}
+
+int issue_lwm_has_long(const struct sm *sm, uint32_t slot)
+{
+    const struct sm_lwm *lw = sm->warps[slot].lw;
+    for (uint32_t r = 0; r < lw->ww.rows; r++)
+        if (scoreboard_has_long(&sm->sb, lw->row_slot[r]))
+            return 1;
+    return 0;
+}
+
+int issue_lwm_waits_long(const struct sm *sm, uint32_t slot, uint32_t pc)
+{
+    const struct sm_warp *w = &sm->warps[slot];
+    const struct func_wide_warp *ww = &w->lw->ww;
+    if (ww->depth == 0)
+        return 0;
+    const uint32_t *m = ww->in_flight ? ww->pending : ww->stack[ww->depth - 1].mask;
+    uint32_t started = ww->in_flight ? w->lw->started : 0;
+    int any = 0;
+    for (uint32_t r = 0; r < ww->rows; r++) {
+        if (!m[r])
+            continue;
+        if (started >> r & 1 ||
+            !scoreboard_long_hazard(&sm->sb, w->lw->row_slot[r], &sm->L->regs[pc]))
+            return 0;
+        any = 1;
+    }
+    return any;
 }
 
 /* Form the next sub-warp of the instruction in flight from its pending
  * threads (see the banner); the chosen threads are busy until done_at. */
-static void lwm_form(struct sm_lwm *lw, int mode, const uint32_t *pend, uint64_t now,
-                     uint64_t done_at, uint32_t *sub)
+static void lwm_form(struct sm_lwm *lw, int mode, const uint32_t *pend, uint32_t ok,
+                     uint64_t now, uint64_t done_at, uint32_t *sub)
 {
     uint32_t cols = 0;
+    lw->cur_rows = 0;
     for (uint32_t r = 0; r < lw->ww.rows; r++) {
-        uint32_t avail = pend[r] & (mode == LWM_ONE ? ~0u : lwm_free(lw, r, now));
+        uint32_t avail = !(ok >> r & 1)  ? 0
+                         : mode == LWM_ONE ? pend[r]
+                                           : pend[r] & lwm_free(lw, r, now);
         if (mode == LWM_ROWS)
             sub[r] = pend[r] && avail == pend[r] && !(pend[r] & cols) ? pend[r] : 0;
         else
             sub[r] = avail & ~cols;
         cols |= sub[r];
+        if (sub[r])
+            lw->cur_rows |= 1u << r;
         for (uint32_t l = 0; l < 32; l++)
             if (sub[r] >> l & 1)
                 lw->free_at[r][l] = done_at;
@@ -175,8 +244,11 @@ int issue_lwm(struct sm *sm, uint32_t slot, uint64_t now, struct err *e)
     struct sm_lwm *lw = w->lw;
     struct func_wide_warp *ww = &lw->ww;
     uint32_t pend[FUNC_WIDE_MAX_ROWS], sub[FUNC_WIDE_MAX_ROWS];
+    if (!ww->in_flight)
+        lw->started = 0;
     uint32_t pc = func_wide_pending(ww, pend);
     ws_assert(pc != PC_EXIT);
+    uint32_t ok = lwm_rows_ok(sm, lw, pc);
     int mode = lwm_mode(sm, pc);
     unsigned ic = sm->L->an->pc[pc].iclass;
     int mem = sm->unit_map[ic] == SM_UNIT_MEM;
@@ -184,7 +256,8 @@ int issue_lwm(struct sm *sm, uint32_t slot, uint64_t now, struct err *e)
     struct func_trace tr;
     uint32_t active = 0, mask = 0;
     for (;;) {
-        lwm_form(lw, mode, pend, now, done_at, sub);
+        lwm_form(lw, mode, pend, ok, now, done_at, sub);
+        lw->started |= lw->cur_rows;
         int rc = func_wide_step(ww, sub, &tr, e);
         if (rc == WS_OK)
             rc = issue_check_limit(sm, slot, pc, e);
@@ -211,25 +284,15 @@ int issue_lwm(struct sm *sm, uint32_t slot, uint64_t now, struct err *e)
     sm->c.lwm_insn++;
     if (sm->L->an->pc[pc].is_cond_branch)
         lw->hold_until = done_at;
-    struct func_warp *rows[FUNC_WIDE_MAX_ROWS];
-    uint32_t nrows = ww->rows;
-    memcpy(rows, ww->row, sizeof rows);
-    uint32_t cta = w->cta_slot;
+    uint32_t nrows = ww->rows, rs[FUNC_WIDE_MAX_ROWS];
+    memcpy(rs, lw->row_slot, sizeof rs);
     issue_retire(sm, slot, &tr, now);
-    if (!tr.exited)
-        return WS_OK;
-    /* the large warp finished: its other rows' slots are free too */
-    for (uint32_t s = 0; s < sm->nslots; s++) {
-        struct sm_warp *x = &sm->warps[s];
-        if (!x->valid || !x->absorbed || x->cta_slot != cta)
-            continue;
-        for (uint32_t r = 1; r < nrows; r++)
-            if (x->fw == rows[r]) {
-                x->done = 1;
-                x->finish = now;
-                sm_warp_try_free(sm, s, now);
-                break;
-            }
-    }
+    /* the large warp finished: its other rows are done too (their slots are
+     * freed with the first row's, sm_warp_try_free) */
+    if (tr.exited)
+        for (uint32_t r = 1; r < nrows; r++) {
+            sm->warps[rs[r]].done = 1;
+            sm->warps[rs[r]].finish = now;
+        }
     return WS_OK;
 }

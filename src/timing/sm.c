@@ -381,7 +381,7 @@ void sm_warp_refresh(struct sm *sm, uint32_t slot)
     if (!w->valid || w->done || w->absorbed)
         return;
     v->valid |= bit;
-    if (scoreboard_has_long(&sm->sb, slot))
+    if (w->lw ? issue_lwm_has_long(sm, slot) : scoreboard_has_long(&sm->sb, slot))
         v->long_op_pending |= bit;
     if (w->at_bar)
         v->at_barrier |= bit;
@@ -402,7 +402,8 @@ void sm_warp_refresh(struct sm *sm, uint32_t slot)
             v->next_is_load |= bit;
     }
     U->unit_mask[sm->unit_map[ic]] |= bit;
-    if (scoreboard_long_hazard(&sm->sb, slot, &L->regs[pc]))
+    if (w->lw ? issue_lwm_waits_long(sm, slot, pc)
+              : scoreboard_long_hazard(&sm->sb, slot, &L->regs[pc]))
         v->next_waits_long |= bit;
     if (w->ib_n == 0 || w->ib_pc != pc)
         return;
@@ -411,12 +412,9 @@ void sm_warp_refresh(struct sm *sm, uint32_t slot)
         return;
     if (ic == ICLASS_MEMBAR && w->pend_stores > 0)
         return;
-    /* a large warp's instruction in flight passed the check with its first
-     * sub-warp (its own load sub-warps reserve its destinations) */
-    int in_flight = w->lw && w->lw->ww.in_flight;
-    if (!in_flight && scoreboard_hazard(&sm->sb, slot, &L->regs[pc]))
-        return;
-    if (w->lw && !issue_lwm_ready(sm, slot, sm->now))
+    /* a large warp checks its rows' scoreboards itself */
+    if (w->lw ? !issue_lwm_ready(sm, slot, sm->now)
+              : scoreboard_hazard(&sm->sb, slot, &L->regs[pc]))
         return;
     U->can_issue |= bit;
 }
@@ -447,7 +445,11 @@ void sm_warp_try_free(struct sm *sm, uint32_t slot, uint64_t now)
         return;
     struct sm_cta *c = &sm->ctas[w->cta_slot];
     w->valid = 0;
+    uint32_t rows = 0, rs[FUNC_WIDE_MAX_ROWS];
     if (w->lw) {
+        /* a large warp: its other rows' slots go with it */
+        rows = w->lw->ww.rows;
+        memcpy(rs, w->lw->row_slot, sizeof rs);
         func_wide_fini(&w->lw->ww);
         w->lw->nloads = 0;
         w->lw = NULL;
@@ -458,6 +460,8 @@ void sm_warp_try_free(struct sm *sm, uint32_t slot, uint64_t now)
     sm->c.active_warps--;
     if (--c->warps_left == 0)
         cta_complete(sm, w->cta_slot, now);
+    for (uint32_t r = 1; r < rows; r++)
+        sm_warp_try_free(sm, rs[r], now);
 }
 
 /* ---- CTA launch ----------------------------------------------------------------- */
@@ -574,7 +578,7 @@ static void mem_completions(struct sm *sm, uint64_t now)
         struct sm_memtok *t = &sm->tok[token];
         struct sm_warp *w = &sm->warps[t->slot];
         if (t->lwm && !t->is_store)
-            issue_lwm_load_done(sm, t->slot, t->pc);
+            issue_lwm_load_done(sm, t->slot, t->pc, t->rows);
         else if (!t->is_store)
             scoreboard_release(&sm->sb, t->slot, &sm->L->regs[t->pc]);
         else

@@ -64,10 +64,14 @@ struct sm_counters {
 /* A large warp of the issue model lwm (timing/issue.h), kept by the slot of
  * its first row. */
 struct sm_lwm_load {
-    uint32_t pc, left; /* a load instruction: sub-warps whose data has not returned */
+    uint32_t pc;                        /* a load instruction in flight */
+    uint32_t left[FUNC_WIDE_MAX_ROWS];  /* per row: its sub-warps whose data is not back */
 };
 struct sm_lwm {
     struct func_wide_warp ww;
+    uint32_t row_slot[FUNC_WIDE_MAX_ROWS]; /* the slot of each row (its scoreboard) */
+    uint32_t started;  /* rows that issued threads of the instruction in flight */
+    uint32_t cur_rows; /* rows of the sub-warp being dispatched */
     uint64_t free_at[FUNC_WIDE_MAX_ROWS][32]; /* cycle each thread's last sub-warp completes */
     uint64_t hold_until; /* after a conditional branch: its last sub-warp's completion */
     struct sm_lwm_load *loads;
@@ -141,7 +145,8 @@ struct sm_wheel_bucket {
 struct sm_memtok {
     uint32_t slot, pc;
     uint8_t used, is_store, is_long;
-    uint8_t lwm; /* a large warp's load sub-warp (counted release, issue.h) */
+    uint8_t lwm;   /* a large warp's load sub-warp (counted release per row, issue.h) */
+    uint16_t rows; /* its rows */
     uint32_t next_free;
 };
 
