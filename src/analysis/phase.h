@@ -5,7 +5,8 @@
  * bottom with a set of long-op registers, the destinations of long-latency
  * instructions (phase_is_long_latency).  Every basic block starts a new phase
  * and clears the set; so does the first instruction that reads a register of
- * the set.  Then the instruction's own long-op destinations join the set.
+ * the set.  Then the instruction's own long-op destinations join the set
+ * (unless hoisted, below).
  *
  * Sizing (phase_size, per latency table): walking each phase backwards, an
  * instruction's phase distance is the sum of the costs from it to the end of
@@ -15,12 +16,28 @@
  * values saturate at PHASE_SATURATE, as the paper's 9-bit opcode extension;
  * the per-phase lengths do not (the paper's Table II lists longer phases).
  *
- * Choices beyond the SPEC: long-latency = loads and stores of every space
- * except .param (parameters are operands in PTX-plus, not loads), atomics,
- * bra, bar and membar/fence; register reads are those of regs_refs() (guard,
- * sources, address bases, vector elements).  On nvcc's PTX, where loads sit
- * close to their uses, phases are shorter than on the scheduled PTX-plus the
- * paper used. */
+ * Raw PTX versus PTX-plus [CHOICE].  The paper built phases on PTX-plus
+ * (GT200 code after the compiler's scheduling) because nvcc's PTX puts each
+ * load next to its first use, which cuts a block into many short phases.
+ * warpsim builds phases on PTX with two rules that recover PTX-plus's shape:
+ *  - Operands, not loads: .param, .shared and .const reads are operands of
+ *    the consuming instruction in PTX-plus, so ld.param/ld.shared/ld.const
+ *    are not long-latency (they never start a phase; they cost their class
+ *    latency).  Long-latency = global/local loads and stores, shared stores,
+ *    atomics, bra, bar and membar/fence.
+ *  - Hoisting: a global/local load in a phase other than the first of its
+ *    block counts as issued before that phase's start (as a scheduling
+ *    compiler would place it), so its readers do not start a new phase, when
+ *    it could legally move there: none of its operands is written earlier in
+ *    the phase or is a long-op register of the previous phase (or of a load
+ *    hoisted before), none of its destinations is read or written earlier in
+ *    the phase, and no store, atomic, barrier or fence precedes it in the
+ *    phase.  Its destinations join the previous phase's long-op set.
+ * On the built-in workloads this turns 4-128 phases per kernel into 4-89;
+ * what remains above the paper's 3-45 comes from basic blocks (nvcc's PTX of
+ * gc_mark_frontier has 50 blocks); docs/phases.md has the table.
+ * Register reads are those of regs_refs() (guard, sources, address bases,
+ * vector elements). */
 #ifndef WS_ANALYSIS_PHASE_H
 #define WS_ANALYSIS_PHASE_H
 

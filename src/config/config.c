@@ -127,9 +127,13 @@ static const struct cfg_key cfg_keys[] = {
     K_POL("sm.classifier", classifier, "none",
           "request classifier spec: tags every memory request for the cache and DRAM "
           "policies and publishes per-warp values to the scheduler (none = tag 0)"),
-    {"sm.issue_model", CFG_CHOICE, S(issue_model), "warp", 0, 0, "warp", 0,
+    {"sm.issue_model", CFG_CHOICE, S(issue_model), "warp", 0, 0, "warp|lwm", 0,
      "how a picked warp's instruction issues (timing/issue.h): warp = the whole 32-lane warp "
-     "as one step", 0, 0},
+     "as one step; lwm = large warps of lwm.rows x 32 threads issued as sub-warps (Narasiman "
+     "MICRO 2011)", 0, 0},
+    K_U32("lwm.rows", lwm_rows, "8", 1, 16,
+          "rows of 32 threads per large warp under sm.issue_model=lwm (slides: 256-thread "
+          "warps, 8 rows, are best); a CTA's warps are grouped in launch order"),
 
     /* ---- execution units ---- */
     K_U32("sp.units", sp_units, "2", 1, 64, "SP pipelines accepting one warp instruction a cycle"),

@@ -58,7 +58,8 @@ struct gpu_config {
     uint32_t ibuffer_entries;    /* per warp (2) */
     char sched[CONFIG_NAME_MAX]; /* warp scheduler spec, e.g. "gto", "two_level_active:active=8" */
     char classifier[CONFIG_NAME_MAX]; /* request classifier spec (src/policy/classify/), "none" */
-    char issue_model[16];        /* how a picked warp's instruction issues: "warp" */
+    char issue_model[16];        /* how a picked warp's instruction issues: "warp", "lwm" */
+    uint32_t lwm_rows;           /* rows of 32 threads per large warp (issue model lwm) */
 
     /* execution units: count = pipeline registers (units that can accept an
      * instruction per cycle), latency and initiation interval in core cycles */

@@ -100,6 +100,28 @@ static void register_stats(struct timing *t)
                   0);
     stats_counter(s, "ifetch_misses", "instruction fetches that missed the L1I",
                   &c->ifetch_miss, n, stride);
+    stats_counter(s, "sched_issued_insn", "warp instructions (sub-warps under lwm) issued",
+                  &c->warp_insn, n, stride);
+    stats_counter(s, "sched_issued_lanes", "active lanes summed over the issued instructions",
+                  &c->lanes_issued, n, stride);
+    stats_ratio(s, "simd_utilisation", "active lanes per issued (sub-)warp / 32 (Narasiman "
+                "MICRO 2011)", "sched_issued_lanes", "sched_issued_insn", 1.0 / 32.0);
+    static const char *const load_name[4][2] = {
+        {"load_cycles_idle", "SM cycles with nothing in flight (Phase-aware Fig. 10)"},
+        {"load_cycles_alu_only", "SM cycles with ALU results but no memory instruction in flight"},
+        {"load_cycles_mem_only", "SM cycles with memory instructions but no ALU result in flight"},
+        {"load_cycles_alu_mem", "SM cycles with both ALU results and memory instructions in flight"},
+    };
+    for (int i = 0; i < 4; i++)
+        stats_counter(s, load_name[i][0], load_name[i][1], &c->load_cycles[i], n, stride);
+    if (strcmp(t->cfg->issue_model, "lwm") == 0) {
+        stats_counter(s, "lwm_insn", "large-warp instructions completed (sm.issue_model=lwm)",
+                      &c->lwm_insn, n, stride);
+        stats_counter(s, "lwm_subwarps", "sub-warps issued for them (Narasiman MICRO 2011)",
+                      &c->lwm_subwarps, n, stride);
+        stats_ratio(s, "lwm_subwarps_per_insn", "sub-warps per large-warp instruction",
+                    "lwm_subwarps", "lwm_insn", 1.0);
+    }
     stats_timeline_column(s, "alu_inflight", &c->alu_inflight, n, stride);
     stats_timeline_column(s, "mem_inflight", &c->mem_inflight, n, stride);
     stats_timeline_column(s, "active_warps", &c->active_warps, n, stride);

@@ -4,6 +4,7 @@
  * writeback wheel, ISSUE event) and the retirement of an instruction from
  * its warp (instruction buffer, exit, barrier). */
 #include "timing/issue.h"
+#include "timing/issue_int.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -20,12 +21,13 @@ static int iclass_is_long_load(unsigned c)
 
 /* ---- back-end resources ------------------------------------------------------------ */
 
-static void wheel_add(struct sm *sm, uint64_t at, uint32_t slot, uint32_t pc)
+void issue_wheel_add(struct sm *sm, uint64_t at, uint32_t slot, uint32_t pc, uint8_t kind)
 {
     struct sm_wheel_bucket *b = &sm->wheel[at & (sm->wheel_size - 1)];
     struct sm_wb *x = ARRAY_PUSH(b->e, b->n, b->cap);
     x->slot = slot;
     x->pc = pc;
+    x->kind = kind;
     sm->wheel_pending++;
 }
 
@@ -50,7 +52,7 @@ static uint32_t tok_alloc(struct sm *sm)
 
 /* WS_ERR_DEADLOCK once the launch has run more warp instructions than
  * max_warp_insn allows (checked after every functional step). */
-static int check_limit(const struct sm *sm, uint32_t slot, uint32_t pc, struct err *e)
+int issue_check_limit(const struct sm *sm, uint32_t slot, uint32_t pc, struct err *e)
 {
     const struct timing_launch *L = sm->L;
     uint64_t limit = L->max_warp_insn;
@@ -63,10 +65,8 @@ static int check_limit(const struct sm *sm, uint32_t slot, uint32_t pc, struct e
     return WS_OK;
 }
 
-/* Send one issued (sub-)warp, described by its functional trace, to its
- * execution unit or the LD/ST unit, reserve its destinations and tell the
- * policy (SCHED_EV_ISSUE). */
-static void dispatch(struct sm *sm, uint32_t slot, const struct func_trace *tr, uint64_t now)
+void issue_dispatch(struct sm *sm, uint32_t slot, const struct func_trace *tr, uint64_t now,
+                    int lwm)
 {
     struct timing_launch *L = sm->L;
     struct sm_warp *w = &sm->warps[slot];
@@ -76,6 +76,7 @@ static void dispatch(struct sm *sm, uint32_t slot, const struct func_trace *tr, 
     unsigned act = (unsigned)__builtin_popcount(tr->active);
     sm->c.lanes[act <= 4 ? 0 : (act - 1) / 4]++;
     sm->c.warp_insn++;
+    sm->c.lanes_issued += act;
     const struct sb_inst_regs *regs = &L->regs[pc];
     if (unit == SM_UNIT_MEM) {
         sm->ldst_used++;
@@ -88,6 +89,8 @@ static void dispatch(struct sm *sm, uint32_t slot, const struct func_trace *tr, 
             tk->pc = pc;
             tk->is_store = (uint8_t)store;
             tk->is_long = (uint8_t)is_long;
+            tk->lwm = (uint8_t)lwm;
+            tk->rows = (uint16_t)(lwm ? w->lw->cur_rows : 0);
             struct mem_inst *mi = &sm->mi;
             mi->sm = sm->id;
             mi->slot = slot;
@@ -107,7 +110,9 @@ static void dispatch(struct sm *sm, uint32_t slot, const struct func_trace *tr, 
                                       .lanes = (uint32_t)__builtin_popcount(tr->mask),
                                       .now = now};
             mi->policy_tag = sm->cls_ops->tag(sm->cls_priv, &cr);
-            if (!store)
+            if (!store && lwm)
+                issue_lwm_load_issued(sm, slot, pc, is_long);
+            else if (!store)
                 scoreboard_reserve(&sm->sb, slot, regs, is_long);
             else
                 w->pend_stores++;
@@ -115,8 +120,9 @@ static void dispatch(struct sm *sm, uint32_t slot, const struct func_trace *tr, 
             sm->c.mem_inflight++;
             memsys_issue(sm->ms, mi, now);
         } else {
-            scoreboard_reserve(&sm->sb, slot, regs, 0);
-            wheel_add(sm, now + 1, slot, pc);
+            if (!lwm)
+                scoreboard_reserve(&sm->sb, slot, regs, 0);
+            issue_wheel_add(sm, now + 1, slot, pc, lwm ? SM_WB_COUNT : SM_WB_RELEASE);
             w->pend_wb++;
             sm->c.alu_inflight++;
         }
@@ -125,8 +131,10 @@ static void dispatch(struct sm *sm, uint32_t slot, const struct func_trace *tr, 
         int j = sm_pipe_free(p, now);
         ws_assert(j >= 0);
         p->free_at[j] = now + sm->cls_ii[ic];
-        scoreboard_reserve(&sm->sb, slot, regs, 0);
-        wheel_add(sm, now + sm->cls_latency[ic], slot, pc);
+        if (!lwm)
+            scoreboard_reserve(&sm->sb, slot, regs, 0);
+        issue_wheel_add(sm, now + sm->cls_latency[ic], slot, pc,
+                        lwm ? SM_WB_COUNT : SM_WB_RELEASE);
         w->pend_wb++;
         sm->c.alu_inflight++;
     }
@@ -144,10 +152,7 @@ static void dispatch(struct sm *sm, uint32_t slot, const struct func_trace *tr, 
     sm_warp_event(sm, (int32_t)slot, &iev);
 }
 
-/* The instruction `tr` (its last sub-warp's trace) has left the warp:
- * advance the instruction buffer, record an exit or a barrier arrival,
- * recompute the slot's ready bits, free the slot if it is finished. */
-static void retire(struct sm *sm, uint32_t slot, const struct func_trace *tr, uint64_t now)
+void issue_retire(struct sm *sm, uint32_t slot, const struct func_trace *tr, uint64_t now)
 {
     struct sm_warp *w = &sm->warps[slot];
     uint32_t pc = tr->pc;
@@ -195,16 +200,17 @@ static int issue_warp(struct sm *sm, uint32_t slot, uint64_t now, struct err *e)
     if (rc != WS_OK)
         return rc;
     ws_assert(tr.pc == sm->units[slot % sm->nunits].pc[slot / sm->nunits]);
-    rc = check_limit(sm, slot, tr.pc, e);
+    rc = issue_check_limit(sm, slot, tr.pc, e);
     if (rc != WS_OK)
         return rc;
-    dispatch(sm, slot, &tr, now);
-    retire(sm, slot, &tr, now);
+    issue_dispatch(sm, slot, &tr, now, 0);
+    issue_retire(sm, slot, &tr, now);
     return WS_OK;
 }
 
 static const struct issue_model issue_models[] = {
     {"warp", issue_warp},
+    {"lwm", issue_lwm},
 };
 
 const struct issue_model *issue_model_find(const char *name)

@@ -12,13 +12,11 @@
  *   warp exit, barrier arrival, ready bits, slot release.
  *
  * The default model, "warp", issues the whole 32-lane warp as one
- * functional step (one dispatch, one retire).  A model that splits an
- * instruction into sub-warps over several cycles (the Large Warp
- * Microarchitecture, SPEC-policies 6.1: one active thread per lane column,
- * lowest row first) is one more entry in issue.c's table, built from the
- * same steps: it keeps the large warp's state next to its slot, issues one
- * sub-warp a cycle through dispatch() and calls retire() after the last one,
- * holding the slot out of its scheduler's ready set in between. */
+ * functional step (one dispatch, one retire).  "lwm" (issue_lwm.c) is the
+ * Large Warp Microarchitecture (SPEC-policies 6.1): lwm.rows warps of a CTA
+ * form one large warp kept by its first row's slot, and each pick issues one
+ * sub-warp (one active thread per lane column, lowest row first) through the
+ * same dispatch(); retire() runs after the instruction's last sub-warp. */
 #ifndef WS_TIMING_ISSUE_H
 #define WS_TIMING_ISSUE_H
 
@@ -39,5 +37,21 @@ struct issue_model {
 
 /* The model named `name`, or NULL. */
 const struct issue_model *issue_model_find(const char *name);
+
+/* Hooks of the "lwm" model for sm.c (issue_lwm.c). */
+/* Warp wi of the CTA just placed in `slot`: the first of every lwm.rows
+ * warps leads a large warp of the next lwm.rows warps (fewer at the CTA's
+ * end), the others are absorbed into it. */
+void issue_lwm_group(struct sm *sm, uint32_t slot, uint32_t wi);
+/* May the large warp at slot issue a sub-warp at cycle now (its threads'
+ * busy bits, the hold after a conditional branch)? */
+int issue_lwm_ready(const struct sm *sm, uint32_t slot, uint64_t now);
+/* The data of one load sub-warp (of rows `rows`) of the large warp at slot
+ * returned. */
+void issue_lwm_load_done(struct sm *sm, uint32_t slot, uint32_t pc, uint32_t rows);
+/* Has any row of the large warp at slot a long-latency load pending?  Does
+ * every row with threads of the instruction at pc wait on one? */
+int issue_lwm_has_long(const struct sm *sm, uint32_t slot);
+int issue_lwm_waits_long(const struct sm *sm, uint32_t slot, uint32_t pc);
 
 #endif

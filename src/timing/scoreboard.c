@@ -109,6 +109,21 @@ int scoreboard_hazard(const struct scoreboard *sb, uint32_t warp, const struct s
     return 0;
 }
 
+int scoreboard_long_hazard(const struct scoreboard *sb, uint32_t warp,
+                           const struct sb_inst_regs *r)
+{
+    if (sb->nlong[warp] == 0)
+        return 0;
+    const uint64_t *l = sb->longop + (size_t)warp * sb->words;
+    for (uint8_t i = 0; i < r->nread; i++)
+        if (r->read[i] < sb->nregs && bit_test(l, r->read[i]))
+            return 1;
+    for (uint8_t i = 0; i < r->nwrite; i++)
+        if (r->write[i] < sb->nregs && bit_test(l, r->write[i]))
+            return 1;
+    return 0;
+}
+
 void scoreboard_reserve(struct scoreboard *sb, uint32_t warp, const struct sb_inst_regs *r,
                         int is_long)
 {

@@ -42,6 +42,9 @@ void scoreboard_clear_warp(struct scoreboard *sb, uint32_t warp);
 
 /* 1 if any register of r (reads or writes) is pending for warp. */
 int scoreboard_hazard(const struct scoreboard *sb, uint32_t warp, const struct sb_inst_regs *r);
+/* 1 if r reads or writes a register a long-latency load has pending. */
+int scoreboard_long_hazard(const struct scoreboard *sb, uint32_t warp,
+                           const struct sb_inst_regs *r);
 /* Mark r's destinations pending (long: written by a long-latency load). */
 void scoreboard_reserve(struct scoreboard *sb, uint32_t warp, const struct sb_inst_regs *r,
                         int is_long);

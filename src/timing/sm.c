@@ -138,6 +138,8 @@ int sm_init(struct sm *sm, uint32_t id, const struct gpu_config *cfg, struct mem
     if (!sm->issue)
         return err_set(e, WS_ERR_INVALID, "sm.issue_model: unknown issue model '%s'",
                        cfg->issue_model);
+    if (strcmp(cfg->issue_model, "lwm") == 0)
+        sm->lwm = xcalloc(sm->nslots, sizeof *sm->lwm);
     uint32_t per_unit = (sm->nslots + sm->nunits - 1) / sm->nunits;
     if (per_unit > SCHED_MAX_WARPS)
         return err_set(e, WS_ERR_INVALID,
@@ -241,6 +243,12 @@ int sm_init(struct sm *sm, uint32_t id, const struct gpu_config *cfg, struct mem
 
 void sm_fini(struct sm *sm)
 {
+    if (sm->lwm)
+        for (uint32_t s = 0; s < sm->nslots; s++) {
+            func_wide_fini(&sm->lwm[s].ww);
+            free(sm->lwm[s].loads);
+        }
+    free(sm->lwm);
     free(sm->units);
     free(sm->board.tag);
     free(sm->board.score);
@@ -364,15 +372,16 @@ void sm_warp_refresh(struct sm *sm, uint32_t slot)
     v->next_is_load &= keep;
     v->next_is_mem &= keep;
     v->long_op_pending &= keep;
+    v->next_waits_long &= keep;
     v->at_barrier &= keep;
     U->has_inst &= keep;
     U->can_issue &= keep;
     for (int u = 0; u < SM_UNIT_COUNT; u++)
         U->unit_mask[u] &= keep;
-    if (!w->valid || w->done)
+    if (!w->valid || w->done || w->absorbed)
         return;
     v->valid |= bit;
-    if (scoreboard_has_long(&sm->sb, slot))
+    if (w->lw ? issue_lwm_has_long(sm, slot) : scoreboard_has_long(&sm->sb, slot))
         v->long_op_pending |= bit;
     if (w->at_bar)
         v->at_barrier |= bit;
@@ -393,6 +402,9 @@ void sm_warp_refresh(struct sm *sm, uint32_t slot)
             v->next_is_load |= bit;
     }
     U->unit_mask[sm->unit_map[ic]] |= bit;
+    if (w->lw ? issue_lwm_waits_long(sm, slot, pc)
+              : scoreboard_long_hazard(&sm->sb, slot, &L->regs[pc]))
+        v->next_waits_long |= bit;
     if (w->ib_n == 0 || w->ib_pc != pc)
         return;
     U->has_inst |= bit;
@@ -400,7 +412,9 @@ void sm_warp_refresh(struct sm *sm, uint32_t slot)
         return;
     if (ic == ICLASS_MEMBAR && w->pend_stores > 0)
         return;
-    if (scoreboard_hazard(&sm->sb, slot, &L->regs[pc]))
+    /* a large warp checks its rows' scoreboards itself */
+    if (w->lw ? !issue_lwm_ready(sm, slot, sm->now)
+              : scoreboard_hazard(&sm->sb, slot, &L->regs[pc]))
         return;
     U->can_issue |= bit;
 }
@@ -431,12 +445,23 @@ void sm_warp_try_free(struct sm *sm, uint32_t slot, uint64_t now)
         return;
     struct sm_cta *c = &sm->ctas[w->cta_slot];
     w->valid = 0;
+    uint32_t rows = 0, rs[FUNC_WIDE_MAX_ROWS];
+    if (w->lw) {
+        /* a large warp: its other rows' slots go with it */
+        rows = w->lw->ww.rows;
+        memcpy(rs, w->lw->row_slot, sizeof rs);
+        func_wide_fini(&w->lw->ww);
+        w->lw->nloads = 0;
+        w->lw = NULL;
+    }
     scoreboard_clear_warp(&sm->sb, slot);
     sm_warp_refresh(sm, slot);
     sm->used_warps--;
     sm->c.active_warps--;
     if (--c->warps_left == 0)
         cta_complete(sm, w->cta_slot, now);
+    for (uint32_t r = 1; r < rows; r++)
+        sm_warp_try_free(sm, rs[r], now);
 }
 
 /* ---- CTA launch ----------------------------------------------------------------- */
@@ -479,6 +504,7 @@ void sm_cta_launch(struct sm *sm, uint32_t linear, uint32_t regs, uint32_t share
     fs->ctas_launched++;
     fs->warps_launched += fc->nwarps;
     uint32_t slot = 0;
+    sm->now = now;
     for (uint32_t wi = 0; wi < fc->nwarps; wi++) {
         while (slot < sm->nslots && sm->warps[slot].valid)
             slot++;
@@ -491,6 +517,8 @@ void sm_cta_launch(struct sm *sm, uint32_t linear, uint32_t regs, uint32_t share
         w->cta_slot = cs;
         w->age = sm->next_age++;
         w->issued_cycle = UINT64_MAX;
+        if (sm->lwm)
+            issue_lwm_group(sm, slot, wi);
         uint32_t act;
         w->ib_pc = sm_warp_next_pc(w, &act);
         struct sm_sched_unit *U = &sm->units[slot % sm->nunits];
@@ -500,14 +528,16 @@ void sm_cta_launch(struct sm *sm, uint32_t linear, uint32_t regs, uint32_t share
         sm_warp_refresh(sm, slot);
         sm->used_warps++;
         sm->c.active_warps++;
-        struct sched_event lev;
-        memset(&lev, 0, sizeof lev);
-        lev.kind = SCHED_EV_WARP_LAUNCH;
-        lev.pc = w->ib_pc;
-        lev.now = now;
-        lev.cta_id = linear;
-        lev.warp_in_cta = wi;
-        sm_warp_event(sm, (int32_t)slot, &lev);
+        if (!w->absorbed) {
+            struct sched_event lev;
+            memset(&lev, 0, sizeof lev);
+            lev.kind = SCHED_EV_WARP_LAUNCH;
+            lev.pc = w->ib_pc;
+            lev.now = now;
+            lev.cta_id = linear;
+            lev.warp_in_cta = wi;
+            sm_warp_event(sm, (int32_t)slot, &lev);
+        }
     }
 }
 
@@ -524,7 +554,12 @@ static void writebacks(struct sm *sm, uint64_t now)
     for (size_t i = 0; i < b->n; i++) {
         struct sm_wb *x = &b->e[i];
         struct sm_warp *w = &sm->warps[x->slot];
-        scoreboard_release(&sm->sb, x->slot, &sm->L->regs[x->pc]);
+        if (x->kind == SM_WB_WAKE) {
+            mark_dirty(sm, x->slot);
+            continue;
+        }
+        if (x->kind == SM_WB_RELEASE)
+            scoreboard_release(&sm->sb, x->slot, &sm->L->regs[x->pc]);
         w->pend_wb--;
         sm->c.alu_inflight--;
         mark_dirty(sm, s_of(sm, w));
@@ -542,7 +577,9 @@ static void mem_completions(struct sm *sm, uint64_t now)
         ws_assert(token < sm->ntok && sm->tok[token].used);
         struct sm_memtok *t = &sm->tok[token];
         struct sm_warp *w = &sm->warps[t->slot];
-        if (!t->is_store)
+        if (t->lwm && !t->is_store)
+            issue_lwm_load_done(sm, t->slot, t->pc, t->rows);
+        else if (!t->is_store)
             scoreboard_release(&sm->sb, t->slot, &sm->L->regs[t->pc]);
         else
             w->pend_stores--;
@@ -570,7 +607,7 @@ void sm_barrier_scan(struct sm *sm, uint32_t cta_slot, uint64_t now)
     for (uint32_t s = 0; s < sm->nslots; s++) {
         struct sm_warp *w = &sm->warps[s];
         if (w->valid && w->cta_slot == cta_slot && w->at_bar &&
-            w->fw->state != FUNC_WARP_AT_BARRIER) {
+            (w->lw ? func_wide_state(&w->lw->ww) : w->fw->state) != FUNC_WARP_AT_BARRIER) {
             w->at_bar = 0;
             mark_dirty(sm, s_of(sm, w));
             released = 1;
@@ -712,15 +749,23 @@ static void fetch(struct sm *sm, uint64_t now)
 
 /* ---- the cycle ----------------------------------------------------------------------- */
 
+/* Account n cycles to the ALU/memory load breakdown (what is in flight). */
+static void load_account(struct sm *sm, uint64_t n)
+{
+    sm->c.load_cycles[(sm->c.alu_inflight ? 1 : 0) + (sm->c.mem_inflight ? 2 : 0)] += n;
+}
+
 int sm_cycle(struct sm *sm, uint64_t now, struct err *e)
 {
     uint32_t first_unit = sm->unit_rr;
     sm->unit_rr = (sm->unit_rr + 1) % sm->nunits; /* the first unit rotates every cycle */
     sm->progressed = 0;
     sm->ldst_used = 0;
+    sm->now = now;
     if (!sm->used_ctas && !sm->wheel_pending) {
         for (uint32_t u = 0; u < sm->nunits; u++)
             classify(sm, &sm->units[u], CLS_NO_INST, 1);
+        load_account(sm, 1);
         return WS_OK;
     }
     mem_completions(sm, now);
@@ -737,6 +782,7 @@ int sm_cycle(struct sm *sm, uint64_t now, struct err *e)
             return rc;
     }
     fetch(sm, now);
+    load_account(sm, 1);
     return WS_OK;
 }
 
@@ -786,6 +832,7 @@ uint64_t sm_next_event(const struct sm *sm, uint64_t now, int *idle)
 
 void sm_skip(struct sm *sm, uint64_t n)
 {
+    load_account(sm, n);
     sm->unit_rr = (uint32_t)((sm->unit_rr + n) % sm->nunits); /* as n sm_cycle() calls */
     for (uint32_t u = 0; u < sm->nunits; u++) {
         struct sm_sched_unit *U = &sm->units[u];

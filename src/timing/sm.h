@@ -23,6 +23,7 @@
 #include "base/err.h"
 #include "config/config.h"
 #include "func/func.h"
+#include "func/wide.h"
 #include "policy/classify/classify.h"
 #include "policy/sched/sched.h"
 #include "timing/memsys.h"
@@ -46,6 +47,7 @@ struct sm_counters {
         sched_held_back;
     uint64_t lanes[SM_LANE_BINS];
     uint64_t warp_insn;      /* warp instructions issued */
+    uint64_t lanes_issued;   /* active lanes summed over them */
     uint64_t alu_inflight;   /* gauge: ALU results in flight */
     uint64_t mem_inflight;   /* gauge: memory instructions in flight */
     uint64_t active_warps;   /* gauge: resident warps */
@@ -53,6 +55,27 @@ struct sm_counters {
     uint64_t cta_disparity_sum_ppm; /* per CTA (slowest-fastest)/slowest x 1e6, summed */
     uint64_t cta_disparity_max_ppm;
     uint64_t ifetch_miss;
+    uint64_t load_cycles[4]; /* cycles by what is in flight: none, ALU only, memory only,
+                                both (Phase-aware Fig. 10) */
+    uint64_t lwm_insn;       /* issue model lwm: large-warp instructions completed */
+    uint64_t lwm_subwarps;   /* issue model lwm: sub-warps issued for them */
+};
+
+/* A large warp of the issue model lwm (timing/issue.h), kept by the slot of
+ * its first row. */
+struct sm_lwm_load {
+    uint32_t pc;                        /* a load instruction in flight */
+    uint32_t left[FUNC_WIDE_MAX_ROWS];  /* per row: its sub-warps whose data is not back */
+};
+struct sm_lwm {
+    struct func_wide_warp ww;
+    uint32_t row_slot[FUNC_WIDE_MAX_ROWS]; /* the slot of each row (its scoreboard) */
+    uint32_t started;  /* rows that issued threads of the instruction in flight */
+    uint32_t cur_rows; /* rows of the sub-warp being dispatched */
+    uint64_t free_at[FUNC_WIDE_MAX_ROWS][32]; /* cycle each thread's last sub-warp completes */
+    uint64_t hold_until; /* after a conditional branch: its last sub-warp's completion */
+    struct sm_lwm_load *loads;
+    size_t nloads, cap;
 };
 
 struct sm_warp {
@@ -73,6 +96,8 @@ struct sm_warp {
     uint64_t issued_cycle; /* cycle of the last issue and how many that cycle */
     uint32_t issued_n;
     uint64_t finish;       /* cycle its last lane finished */
+    struct sm_lwm *lw;     /* issue model lwm: the large warp this slot leads, else NULL */
+    uint8_t absorbed;      /* issue model lwm: a row of another slot's large warp */
 };
 
 struct sm_cta {
@@ -102,8 +127,14 @@ struct sm_sched_unit {
     struct sched_kernel kinfo;      /* the kernel's facts with this unit's scratch */
 };
 
+enum sm_wb_kind {
+    SM_WB_RELEASE, /* writeback: release the destinations, one result less in flight */
+    SM_WB_COUNT,   /* issue model lwm: one result less in flight, nothing reserved */
+    SM_WB_WAKE,    /* issue model lwm: a sub-warp left the pipeline: recompute ready bits */
+};
 struct sm_wb {
     uint32_t slot, pc;
+    uint8_t kind; /* enum sm_wb_kind */
 };
 
 struct sm_wheel_bucket {
@@ -114,6 +145,8 @@ struct sm_wheel_bucket {
 struct sm_memtok {
     uint32_t slot, pc;
     uint8_t used, is_store, is_long;
+    uint8_t lwm;   /* a large warp's load sub-warp (counted release per row, issue.h) */
+    uint16_t rows; /* its rows */
     uint32_t next_free;
 };
 
@@ -143,6 +176,8 @@ struct sm {
     struct sm_sched_unit *units;
     uint32_t nunits;
     const struct issue_model *issue; /* sm.issue_model */
+    struct sm_lwm *lwm;              /* [nslots] large-warp state (issue model lwm), or NULL */
+    uint64_t now;                    /* cycle of the current sm_cycle() */
     struct sm_pipe pipes[SM_UNIT_COUNT]; /* MEM unused (memsys) */
     uint8_t unit_map[ICLASS_COUNT];      /* iclass -> enum sm_unit after fallback */
     uint32_t cls_latency[ICLASS_COUNT];  /* latency and initiation interval of the */
@@ -217,8 +252,25 @@ void sm_slot_event(struct sm *sm, int32_t slot, uint32_t kind, uint32_t pc, uint
 void sm_warp_event(struct sm *sm, int32_t slot, struct sched_event *ev);
 /* PC of the warp's next instruction and its SIMT-active lane count
  * (PC_EXIT when it has finished). */
+static inline uint32_t sm_lwm_next_pc(const struct sm_warp *w, uint32_t *active)
+{
+    const struct func_wide_warp *ww = &w->lw->ww;
+    *active = 0;
+    if (w->done || ww->depth == 0)
+        return PC_EXIT;
+    const uint32_t *m = ww->in_flight ? ww->pending : ww->stack[ww->depth - 1].mask;
+    for (uint32_t r = 0; r < ww->rows; r++)
+        *active += (uint32_t)__builtin_popcount(m[r]);
+    return ww->in_flight ? ww->pc : ww->stack[ww->depth - 1].pc;
+}
 static inline uint32_t sm_warp_next_pc(const struct sm_warp *w, uint32_t *active)
 {
+    if (w->lw)
+        return sm_lwm_next_pc(w, active);
+    if (w->absorbed) {
+        *active = 0;
+        return PC_EXIT;
+    }
     const struct func_warp *fw = w->fw;
     if (w->done || fw->state == FUNC_WARP_DONE || fw->depth == 0) {
         *active = 0;

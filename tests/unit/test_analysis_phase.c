@@ -4,7 +4,9 @@
  * cleared at each start, an address base counts as a read), phase distance
  * and length at a given latency table with long-latency instructions at
  * their issue cost, saturation at 512 per PC but not per phase, and the
- * basic-block length of every PC. */
+ * basic-block length of every PC; the Phase-aware paper's Fig. 4 (two phases
+ * of 18 and 10 cycles); the raw-PTX rules of phase.h (shared, const and
+ * param reads are operands; hoisting a load above its phase's start). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -67,6 +69,59 @@ static const char chase_ptx[] =
     "\t@%p1 bra $L_loop;\n"                 /* 14 */
     "\tst.global.u32 [%rd1], %r9;\n"        /* 15 B2 P4 */
     "\tret;\n"                              /* 16 */
+    "}\n";
+
+/* The Phase-aware paper's Fig. 4 (vector add), written as PTX in the order
+ * of the figure's PTX-plus: four index/address instructions (IMAD, SHL, two
+ * IADD there; mov, mul.wide, two add here) and the two loads (GLD) form phase
+ * 1; phase 2 starts at the add of the loaded values (IADD32 R1, R1, R0), then
+ * the store address, the store (GST) and the exit.  Parameters are operands
+ * in PTX-plus, so ld.param is free. */
+static const char fig4_ptx[] =
+    ".version 9.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry fig4(.param .u64 pa, .param .u64 pb, .param .u64 pc)\n"
+    "{\n"
+    "\t.reg .b32 %r<6>;\n\t.reg .b64 %rd<8>;\n"
+    "\tld.param.u64 %rd1, [pa];\n"          /* 0  0 cycles */
+    "\tld.param.u64 %rd2, [pb];\n"          /* 1  0 */
+    "\tld.param.u64 %rd3, [pc];\n"          /* 2  0 */
+    "\tmov.u32 %r1, %tid.x;\n"              /* 3  4 */
+    "\tmul.wide.u32 %rd4, %r1, 4;\n"        /* 4  4 */
+    "\tadd.s64 %rd5, %rd1, %rd4;\n"         /* 5  4 */
+    "\tadd.s64 %rd6, %rd2, %rd4;\n"         /* 6  4 */
+    "\tld.global.u32 %r2, [%rd5];\n"        /* 7  1 (issue) */
+    "\tld.global.u32 %r3, [%rd6];\n"        /* 8  1        = 18 */
+    "\tadd.s32 %r4, %r2, %r3;\n"            /* 9  4  phase 2 */
+    "\tadd.s64 %rd7, %rd3, %rd4;\n"         /* 10 4 */
+    "\tst.global.u32 [%rd7], %r4;\n"        /* 11 1 (issue) */
+    "\tret;\n"                              /* 12 1        = 10 */
+    "}\n";
+
+/* The raw-PTX rules (phase.h): a shared read is an operand; a load that could
+ * move above its phase's start does not start a phase at its reader; loads
+ * that read a register written in the phase or a long-op register of the
+ * previous phase, or that follow a store, stay. */
+static const char hoist_ptx[] =
+    ".version 9.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry hoist(.param .u64 pp)\n"
+    "{\n"
+    "\t.reg .b32 %r<12>;\n\t.reg .b64 %rd<4>;\n"
+    "\tld.param.u64 %rd1, [pp];\n"          /* 0  P0 */
+    "\tld.global.u64 %rd2, [%rd1];\n"       /* 1  long: %rd2 (first phase of the block) */
+    "\tld.shared.u32 %r1, [%rd1];\n"        /* 2  operand, not long-latency */
+    "\tadd.s32 %r2, %r1, 1;\n"              /* 3  no new phase */
+    "\tadd.s64 %rd3, %rd2, 8;\n"            /* 4  P1: reads %rd2 */
+    "\tld.global.u32 %r3, [%rd1+4];\n"      /* 5  hoisted above PC 4 */
+    "\tadd.s32 %r4, %r3, %r2;\n"            /* 6  so no new phase here */
+    "\tld.global.u32 %r5, [%rd3];\n"        /* 7  %rd3 written in P1: stays */
+    "\tld.global.u32 %r6, [%rd2+4];\n"      /* 8  %rd2 long-op of P0: stays */
+    "\tst.global.u32 [%rd1], %r4;\n"        /* 9  store */
+    "\tld.global.u32 %r7, [%rd1+8];\n"      /* 10 after the store: stays */
+    "\tadd.s32 %r8, %r7, 1;\n"              /* 11 P2: reads %r7 */
+    "\tld.global.u32 %r9, [%rd1+12];\n"     /* 12 hoisted above PC 11 */
+    "\tadd.s32 %r10, %r9, %r5;\n"           /* 13 no new phase (%r5: P1's) */
+    "\tadd.s32 %r11, %r10, %r6;\n"          /* 14 */
+    "\tret;\n"                              /* 15 */
     "}\n";
 
 struct parsed {
@@ -171,6 +226,53 @@ static void test_chase_phases(void **state)
     release(&p);
 }
 
+static void test_fig4(void **state)
+{
+    (void)state;
+    struct parsed p = parse(fig4_ptx);
+    assert_int_equal(p.m->ninsts, 13);
+    assert_int_equal(p.a->nphases, 2);
+    assert_int_equal(p.a->phases[0].last_pc, 8);
+    assert_int_equal(p.a->phases[1].first_pc, 9);
+    /* the figure's latencies [CHOICE]: 4-cycle ALU and integer pipeline, the
+     * memory instructions and the exit at their 1-cycle issue cost,
+     * parameters free (operands in PTX-plus) */
+    uint32_t lat[ICLASS_COUNT];
+    table(lat, 4, 4, 4);
+    lat[ICLASS_LOAD_PARAM] = 0;
+    lat[ICLASS_EXIT] = 1;
+    struct pc_phase pcp[13];
+    uint32_t len[2];
+    phase_size(p.m, p.a, lat, 1, pcp, len);
+    assert_int_equal(len[0], 18);
+    assert_int_equal(len[1], 10);
+    assert_int_equal(pcp[3].dist, 18);
+    assert_int_equal(pcp[7].dist, 2);
+    assert_int_equal(pcp[9].dist, 10);
+    assert_int_equal(pcp[12].dist, 1);
+    release(&p);
+}
+
+static void test_hoist(void **state)
+{
+    (void)state;
+    struct parsed p = parse(hoist_ptx);
+    assert_int_equal(p.m->ninsts, 16);
+    assert_int_equal(p.a->nbbs, 1);
+    static const uint32_t first[] = {0, 4, 11}, last[] = {3, 10, 15};
+    assert_int_equal(p.a->nphases, 3);
+    for (uint32_t i = 0; i < 3; i++) {
+        assert_int_equal(p.a->phases[i].first_pc, first[i]);
+        assert_int_equal(p.a->phases[i].last_pc, last[i]);
+    }
+    assert_false(phase_is_long_latency(ICLASS_LOAD_SHARED));
+    assert_false(phase_is_long_latency(ICLASS_LOAD_CONST));
+    assert_false(phase_is_long_latency(ICLASS_LOAD_PARAM));
+    assert_true(phase_is_long_latency(ICLASS_LOAD_GLOBAL));
+    assert_true(phase_is_long_latency(ICLASS_STORE_SHARED));
+    release(&p);
+}
+
 static void test_saturation(void **state)
 {
     (void)state;
@@ -205,6 +307,8 @@ int main(void)
         cmocka_unit_test(test_vadd_phases),
         cmocka_unit_test(test_chase_phases),
         cmocka_unit_test(test_saturation),
+        cmocka_unit_test(test_fig4),
+        cmocka_unit_test(test_hoist),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -43,6 +43,8 @@ struct sched_view {
     uint64_t next_is_load;    /* bit i: next instruction is a global/local load */
     uint64_t next_is_mem;     /* bit i: next instruction is any memory instruction */
     uint64_t long_op_pending; /* bit i: waits on a long-latency (global/local) load */
+    uint64_t next_waits_long; /* bit i: its next instruction reads (or rewrites) a register
+                                 a long-latency load has not yet written */
     uint64_t at_barrier;      /* bit i: waits at a CTA barrier */
     const uint64_t *age;      /* [nslots] dynamic warp id: smaller = older */
     const uint32_t *pc;       /* [nslots] next PC */

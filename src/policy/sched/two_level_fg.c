@@ -18,6 +18,8 @@
 
 #include <string.h>
 
+#include "stats/stats.h"
+
 struct tlfg {
     uint32_t group;     /* warps per fetch group */
     uint32_t outer_gto; /* 0: round robin between groups, 1: oldest group */
@@ -139,8 +141,19 @@ static int tlfg_pick(void *priv, const struct sched_view *v)
     return sched_round_robin(others, v->nslots, (t->cur + 1) * t->group);
 }
 
+static void tlfg_stats(void *priv, struct stats *s, uint32_t n, size_t stride)
+{
+    struct tlfg *t = priv;
+    stats_counter(s, "sched_fg_switches_stall",
+                  "two-level: priority moved because every warp of the group stalled",
+                  &t->switches_stall, n, stride);
+    stats_counter(s, "sched_fg_switches_timeout",
+                  "two-level: priority moved by the instruction timeout (Narasiman: 32K)",
+                  &t->switches_timeout, n, stride);
+}
+
 SCHED_POLICY(two_level_fg,
              .desc = "two-level scheduling over fixed fetch groups with a 32K-instruction "
                      "timeout (Narasiman MICRO 2011)",
              .priv_size = sizeof(struct tlfg), .params = tlfg_params, .init = tlfg_init,
-             .pick = tlfg_pick, .on_event = tlfg_on_event);
+             .pick = tlfg_pick, .on_event = tlfg_on_event, .stats = tlfg_stats);
