@@ -187,6 +187,10 @@ static const struct cfg_key cfg_keys[] = {
     K_BOOL("l2.memcpy_fill", l2_memcpy_fill, "0",
            "1: host-to-device copies leave their lines in the L2, as GPGPU-Sim 4.x's "
            "-gpgpu_perf_sim_memcpy (no 3.x release had it: the first kernel starts cold)"),
+    K_U32("l2.sector_bytes", l2_sector_bytes, "0", 0, 4096,
+          "0: the L2 fetches and keeps whole lines; else lines of sectors of this many bytes "
+          "(GPGPU-Sim 4.x sectored L2 'S:', 32 B): a miss fetches the sectors its request "
+          "covers, a read needing a missing sector of a present line is a sector miss"),
     K_BOOL("l2.flush", l2_flush, "0",
            "1: invalidate the L2 when a kernel ends (the CCWS/DAWS simulator's flush)"),
     {"l2.index_addr", CFG_CHOICE, S(l2_index_addr), "channel", 0, 0, "channel|full", 0,
@@ -763,6 +767,11 @@ int config_validate(const struct gpu_config *c, struct err *e)
     if (cfg_check_cache(&c->l1d, "l1d", e) || cfg_check_cache(&c->l1c, "l1c", e) ||
         cfg_check_cache(&c->l1i, "l1i", e) || cfg_check_cache(&c->l2, "l2", e))
         return e->code;
+    uint32_t sec = c->l2_sector_bytes;
+    if (sec && (!cfg_pow2(sec) || sec > c->l2.line || c->l2.line / sec > 8))
+        return err_set(e, WS_ERR_INVALID, "configuration: l2.sector_bytes = %" PRIu32
+                       " must be a power of two dividing l2.line (%" PRIu32 ") into at most "
+                       "8 sectors", sec, c->l2.line);
     if (c->smem_banks > 64 || !cfg_pow2(c->smem_banks))
         return err_set(e, WS_ERR_INVALID,
                        "configuration: smem.banks = %" PRIu32 " must be a power of two <= 64",

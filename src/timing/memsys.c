@@ -164,6 +164,8 @@ static void memsys_register(struct mem_system *ms, struct stats *s)
     C(l1d_flushed, "L1D valid lines invalidated at kernel ends (l1d.flush)");
     C(l2_flushed, "L2 valid lines invalidated at kernel ends (l2.flush)");
     C(l2_memcpy_fills, "L2 lines written by host-to-device copies (l2.memcpy_fill)");
+    C(l2_sector_misses, "L2 reads of a present line missing a needed sector (l2.sector_bytes; "
+                        "also counted in l2_misses)");
     C(l1d_writebacks, "L1D dirty (local) lines written back");
     C(l1d_vta_hits, "L1D load misses on a line the same warp lost to an eviction (victim "
                     "tags beside any policy, CCWS detection)");
@@ -388,6 +390,8 @@ int memsys_new(const struct gpu_config *cfg, const struct dev_mem *mem, struct s
         struct l2_sub *sb = &ms->sub[i];
         sb->channel = i / c->subparts_per_channel;
         mshr_init(&sb->mshr, c->l2.mshr_entries, c->l2.mshr_max_merge);
+        if (c->l2_sector_bytes)
+            sb->sectors = xcalloc((size_t)c->l2.sets * c->l2.assoc, 1);
         sb->bankq = xcalloc(c->l2_banks, sizeof *sb->bankq);
         for (uint32_t b = 0; b < c->l2_banks; b++)
             memsys_ring_alloc(&sb->bankq[b], c->l2_bank_queue, 0);
@@ -433,6 +437,7 @@ void memsys_free(struct mem_system *ms)
     for (uint32_t i = 0; i < ms->n_sub; i++) {
         struct l2_sub *sb = &ms->sub[i];
         cache_fini(&sb->c);
+        free(sb->sectors);
         if (sb->bankq) {
             mshr_fini(&sb->mshr);
             for (uint32_t b = 0; b < ms->cfg.l2_banks; b++)
@@ -674,6 +679,8 @@ void memsys_memcpy_fill(struct mem_system *ms, uint64_t addr, uint64_t bytes)
         if (cache_allocate(c, loc.l2_set, line << shift, &ca, &way, &v) != 0)
             continue;
         cache_fill(c, loc.l2_set, way);
+        if (ms->sub[loc.sub].sectors)
+            ms->sub[loc.sub].sectors[(size_t)loc.l2_set * c->assoc + way] = 0xff;
         ms->st.l2_memcpy_fills++;
     }
 }

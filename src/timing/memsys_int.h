@@ -61,6 +61,7 @@ struct sm_mem {
 
 struct l2_sub {
     struct cache c;
+    uint8_t *sectors;           /* [sets * assoc] valid sectors (l2.sector_bytes), else NULL */
     struct mshr_table mshr;
     struct idx_ring rop;        /* timed (l2): arrived requests in their ROP delay */
     struct idx_ring *bankq;     /* [l2_banks] */
@@ -77,7 +78,7 @@ struct icnt_net {
 struct memsys_counters {
     uint64_t l1d_accesses, l1d_hits, l1d_misses, l1d_hit_reserved, l1d_reservation_fails;
     uint64_t l1d_intra_warp_hits, l1d_inter_warp_hits, l1d_evictions, l1d_writebacks;
-    uint64_t l1d_flushed, l2_flushed, l2_memcpy_fills;
+    uint64_t l1d_flushed, l2_flushed, l2_memcpy_fills, l2_sector_misses;
     uint64_t l1d_vta_hits;
     uint64_t l1d_tagged_reads, l1d_tagged_read_hits, l1d_tagged_evictions,
         l1d_tagged_evictions_unused;

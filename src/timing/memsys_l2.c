@@ -36,6 +36,15 @@
  *   for the warp's stores.  This is a timing model: a bypassed read of a
  *   line dirty in the L2 is timed as a DRAM read (data values are functional
  *   and already correct).
+ * - Sectors (l2.sector_bytes, GPGPU-Sim 4.x "S:" caches): each line keeps
+ *   a valid-sector mask.  A read miss fetches only the sectors its request
+ *   covers; a write allocates without fetching and validates the sectors it
+ *   writes; a read of a present line that misses a needed sector is a
+ *   sector miss (l2_misses and l2_sector_misses): the line is reserved again
+ *   and the request waits in an MSHR for a fetch of the missing sectors.
+ *   Simplification: requests that merge into a pending fetch are served by
+ *   it, and the sectors they need are marked valid with it, without fetching
+ *   more bytes.
  * - A policy that partitions the L2 may refuse to allocate a miss (place()
  *   returns CACHE_NO_WAY): the miss is counted and reported, then goes to
  *   DRAM as a bypass (a write is written to DRAM, a read's data is not
@@ -44,6 +53,20 @@
 
 #include "base/log.h"
 #include "timing/memsys_int.h"
+
+/* The sectors of its line that request r covers (all bits when the L2 is
+ * not sectored). */
+static uint8_t sector_mask(const struct mem_system *ms, const struct mem_req *r)
+{
+    uint32_t sec = ms->cfg.l2_sector_bytes;
+    if (!sec)
+        return 0xff;
+    uint32_t line = ms->cfg.l2.line;
+    uint64_t off = r->addr % line;
+    uint64_t end = off + (r->bytes ? r->bytes : 1);
+    uint32_t first = (uint32_t)(off / sec), last = (uint32_t)((end > line ? line : end) - 1) / sec;
+    return (uint8_t)(((1u << (last + 1)) - 1) & ~((1u << first) - 1));
+}
 
 /* Queue q at its DRAM channel; `spare` lets the second request of one miss
  * (write-back + fetch) use the queue's spare slot. */
@@ -55,6 +78,27 @@ static int to_dram(struct mem_system *ms, uint32_t q, int spare)
         return 0;
     dram_enqueue(ch, &ms->pool, q, r->dram_bank, r->dram_row, ms->dram_now);
     return 1;
+}
+
+/* The DRAM fetch of `mask`'s sectors of r's line into the MSHR entry's way:
+ * a separate request, so that r waits in the MSHR. */
+static void fetch_line(struct mem_system *ms, const struct mem_req *r, uint8_t mask)
+{
+    const struct gpu_config *c = &ms->cfg;
+    uint32_t bytes = c->l2.line;
+    if (c->l2_sector_bytes)
+        bytes = (uint32_t)__builtin_popcount(mask) * c->l2_sector_bytes;
+    uint64_t base = r->addr >> ms->l2_shift << ms->l2_shift;
+    uint32_t f = memsys_new_req(ms, NULL, base, bytes, MEM_REQ_READ, MEM_DEST_NONE, 0);
+    struct mem_req *fr = &ms->pool.r[f];
+    fr->tag = r->tag; /* the fetch carries the origin of the miss it serves */
+    fr->sm = r->sm;
+    fr->pc = r->pc;
+    fr->slot = r->slot;
+    fr->age = r->age;
+    fr->sub = r->sub;
+    int ok = to_dram(ms, f, 1);
+    ws_assert(ok);
 }
 
 /* SCHED_EV_L2_ACCESS for the policies of the SM whose warp sent r. */
@@ -108,6 +152,28 @@ static int l2_serve(struct mem_system *ms, struct l2_sub *sb, uint32_t q)
                               .tag = r->tag};
     int pr = cache_probe(cc, set, line << shift, &way);
     size_t li = (size_t)set * cc->assoc + way;
+    if (pr == CACHE_HIT && sb->sectors) {
+        uint8_t need = sector_mask(ms, r);
+        if (r->kind == MEM_REQ_WRITE) {
+            sb->sectors[li] |= need;
+        } else if (need & ~sb->sectors[li]) {
+            /* sector miss: fetch the missing sectors */
+            if (mshr_full(&sb->mshr) || !dram_can_accept(&ms->ch[r->channel], r->tag, 0) ||
+                ms->pool.nfree < 2)
+                return 0;
+            /* the line is reserved again until the sectors arrive: it cannot be
+             * evicted, and later requests for it merge into this fetch */
+            uint32_t m = mshr_alloc(&sb->mshr, line, way);
+            cc->state[li] = CACHE_RESERVED;
+            fetch_line(ms, r, need & ~sb->sectors[li]);
+            mshr_add(&sb->mshr, m, q);
+            ms->st.l2_accesses++;
+            ms->st.l2_misses++;
+            ms->st.l2_sector_misses++;
+            l2_emit(ms, r, 0);
+            return 1;
+        }
+    }
     if (pr == CACHE_HIT) {
         ms->st.l2_accesses++;
         ms->st.l2_hits++;
@@ -175,6 +241,8 @@ static int l2_serve(struct mem_system *ms, struct l2_sub *sb, uint32_t q)
     ms->st.l2_accesses++;
     ms->st.l2_misses++;
     l2_emit(ms, r, 0);
+    if (sb->sectors)
+        sb->sectors[li] = is_read ? 0 : sector_mask(ms, r);
     if (!is_read) {
         cache_fill(cc, set, way);
         cc->dirty[li] = 1;
@@ -183,18 +251,7 @@ static int l2_serve(struct mem_system *ms, struct l2_sub *sb, uint32_t q)
     }
     uint32_t m = mshr_alloc(&sb->mshr, line, way);
     mshr_add(&sb->mshr, m, q);
-    /* the DRAM fetch travels as a separate request so that q waits in the MSHR */
-    uint32_t f =
-        memsys_new_req(ms, NULL, line << shift, c->l2.line, MEM_REQ_READ, MEM_DEST_NONE, 0);
-    struct mem_req *fr = &ms->pool.r[f];
-    fr->tag = r->tag; /* the fetch carries the origin of the miss it serves */
-    fr->sm = r->sm;
-    fr->pc = r->pc;
-    fr->slot = r->slot;
-    fr->age = r->age;
-    fr->sub = r->sub;
-    int ok = to_dram(ms, f, 1);
-    ws_assert(ok);
+    fetch_line(ms, r, sector_mask(ms, r));
     return 1;
 }
 
@@ -215,6 +272,8 @@ static void l2_fill(struct mem_system *ms, uint32_t q)
     cache_fill(cc, set, sb->mshr.way[m]);
     for (uint32_t k = 0; k < sb->mshr.ntargets[m]; k++) {
         uint32_t t = sb->mshr.targets[(size_t)m * sb->mshr.max_merge + k];
+        if (sb->sectors)
+            sb->sectors[(size_t)set * cc->assoc + sb->mshr.way[m]] |= sector_mask(ms, &ms->pool.r[t]);
         if (ms->pool.r[t].kind == MEM_REQ_ATOMIC)
             cc->dirty[(size_t)set * cc->assoc + sb->mshr.way[m]] = 1;
         ring_push_t(&sb->out, t, ms->l2_now);

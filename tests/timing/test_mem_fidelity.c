@@ -113,6 +113,43 @@ static void test_hit_only_latency(void **state)
     assert_int_equal(miss[0] - miss[1], 10 - 1);
 }
 
+/* l2.sector_bytes (GPGPU-Sim 4.x "S:" L2): a miss fetches only the sectors
+ * its request covers; another sector of the present line is a sector miss;
+ * a written sector is valid without a fetch. */
+static void test_sectors(void **state)
+{
+    (void)state;
+    struct fx f;
+    tiny_config(&f.cfg);
+    f.cfg.l1d_enabled = 0; /* the L2 sees each access at its own size */
+    f.cfg.coalesce_sectored = 1;
+    f.cfg.l2_sector_bytes = 32;
+    fx_open(&f);
+    f.skip = 1;
+    fx_run(&f, load_inst(0, 0, 0, GBASE, 1));        /* sector 0: line miss */
+    assert_int_equal(stat(&f, "l2_misses"), 1);
+    assert_int_equal(stat(&f, "dram_reads"), 1);
+    fx_run(&f, load_inst(0, 0, 0, GBASE + 4, 1));    /* sector 0 again: hit */
+    assert_int_equal(stat(&f, "l2_hits"), 1);
+    fx_run(&f, load_inst(0, 0, 0, GBASE + 64, 1));   /* sector 2: sector miss */
+    assert_int_equal(stat(&f, "l2_sector_misses"), 1);
+    assert_int_equal(stat(&f, "l2_misses"), 2);
+    assert_int_equal(stat(&f, "dram_reads"), 2);
+    fx_run(&f, load_inst(0, 0, 0, GBASE + 68, 1));   /* now valid */
+    assert_int_equal(stat(&f, "l2_hits"), 2);
+    fx_close(&f);
+    /* unsectored (default): the first miss brings the whole line */
+    tiny_config(&f.cfg);
+    f.cfg.l1d_enabled = 0;
+    f.cfg.coalesce_sectored = 1;
+    fx_open(&f);
+    fx_run(&f, load_inst(0, 0, 0, GBASE, 1));
+    fx_run(&f, load_inst(0, 0, 0, GBASE + 64, 1));
+    assert_int_equal(stat(&f, "l2_hits"), 1);
+    assert_int_equal(stat(&f, "l2_sector_misses"), 0);
+    fx_close(&f);
+}
+
 /* l2.memcpy_fill (GPGPU-Sim 4.x -gpgpu_perf_sim_memcpy): the lines a
  * host-to-device copy wrote are L2 hits for the first kernel. */
 static const char sum_ptx[] =
@@ -167,6 +204,7 @@ int main(void)
         cmocka_unit_test(test_flush),
         cmocka_unit_test(test_hit_only_latency),
         cmocka_unit_test(test_memcpy_fill),
+        cmocka_unit_test(test_sectors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
