@@ -66,10 +66,10 @@ vars=(--set-var "size=$size" --set-var "sweep_size=$sweep_size" --out "$out")
     exit 1
 }
 end=$(date +%s)
-commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
-if [ -n "$(git -C "$root" status --porcelain -- src workloads include 2>/dev/null)" ]; then
-    commit="$commit (with uncommitted changes in src/, workloads/ or include/)"
-fi
+# the revision the binary was built from (`warpsim --version`), which is what
+# the numbers depend on, whatever the checkout holds now
+commit=$("$warpsim" --version 2>/dev/null | awk '{print $2}')
+commit=${commit:-unknown}
 res=$root/experiments/daws/results-$size.md
 python3 "$here/tables.py" --dir "$out" --size "$size" --sweep-size "$sweep_size" \
     --commit "$commit" --date "$(date -u +%Y-%m-%d)" --command "$cmdline" >"$res"
