@@ -36,7 +36,10 @@ vars=(--set-var "size=$size" --out "$out")
     exit 1
 }
 res=$here/results-$size.md
-python3 "$here/tables.py" "$out/index.sqlite" >"$res"
+# the stamp (binary, date, machine) under the title line
+stamp=$("$here/../stamp.sh" "$warpsim")
+python3 "$here/tables.py" "$out/index.sqlite" |
+    awk -v s="$stamp" 'NR == 1 {print; print ""; print s; next} {print}' >"$res"
 cat "$res"
 "$warpsim" report "$here/medic.toml" "${vars[@]}" >&2
 echo "wrote $res (runs in $out)" >&2
