@@ -110,6 +110,8 @@ if(NVCC)
   if(WS_SANITIZE)
     # preloaded into the program only (the script's own shell is not instrumented)
     set_tests_properties(cuda/sigint PROPERTIES ENVIRONMENT "WS_PRELOAD=${WS_ASAN_RUNTIME}")
+    # the sweep test's program points run these programs too
+    set_tests_properties(sweep/local PROPERTIES ENVIRONMENT "WS_PRELOAD=${WS_ASAN_RUNTIME}")
   endif()
 else()
   # registered all the same, so that ctest reports it as skipped (exit 77)

@@ -128,13 +128,17 @@ check "restart ran only the missing points" [ "$(awk '$2 == "ok"' "$I/events.log
 ws_dir=$(cd "$(dirname "$ws")" && pwd)
 prog_dir=$ws_dir/cuda
 if [ -x "$prog_dir/spin" ]; then
+  # WS_PRELOAD (sanitizer builds): the runtime the instrumented libcudart needs,
+  # preloaded into the program only
+  pre=
+  [ -n "${WS_PRELOAD:-}" ] && pre="\"/usr/bin/env\", \"LD_PRELOAD=$WS_PRELOAD\", "
   cat >"$tmp/c.toml" <<EOF
 name = "c"
 out = "out-c"
 [defaults]
 config = "gtx480"
 [[group]]
-programs = [{ name = "spin", cmd = ["./spin"], dir = "$prog_dir" },
+programs = [{ name = "spin", cmd = [$pre"./spin"], dir = "$prog_dir" },
             { name = "false", cmd = ["/bin/false"] }]
 policies = ["gto", "lrr"]
 EOF
@@ -144,7 +148,8 @@ EOF
   check "two program points ok" [ "$(grep -l '"status": "ok"' "$C"/points/*/result.json | wc -l)" = 2 ]
   check "the failing program's reason" grep -q '"reason": "exit status 1' \
     $(grep -l '"status": "failed"' "$C"/points/*/result.json | head -1)
-  (cd "$prog_dir" && "$ws_dir/$(basename "$ws")" exec --config gtx480 --sched lrr --stats-json "$tmp/direct-exec.json" -- ./spin >/dev/null)
+  (cd "$prog_dir" && "$ws_dir/$(basename "$ws")" exec --config gtx480 --sched lrr \
+    --stats-json "$tmp/direct-exec.json" -- ${WS_PRELOAD:+env LD_PRELOAD=$WS_PRELOAD} ./spin >/dev/null)
   check "program point statistics = direct exec" python3 - "$C/json/spin.lrr.json" "$tmp/direct-exec.json" <<'EOF'
 import json, sys
 a, b = (json.load(open(f)) for f in sys.argv[1:3])
