@@ -191,6 +191,13 @@ static const struct cfg_key cfg_keys[] = {
           "0: the L2 fetches and keeps whole lines; else lines of sectors of this many bytes "
           "(GPGPU-Sim 4.x sectored L2 'S:', 32 B): a miss fetches the sectors its request "
           "covers, a read needing a missing sector of a present line is a sector miss"),
+    K_U32("l2.port_bytes", l2_port_bytes, "0", 0, 4096,
+          "0: an L2 slice moves any amount of data per l2 cycle; else the width in bytes of "
+          "its data port and of its fill port (GPGPU-Sim 3.2.2's L2 data port, GTX480: 32): a "
+          "hit occupies the data port ceil(request bytes / width) l2 cycles, a miss that "
+          "writes a dirty line back ceil(line / width), a DRAM fill the fill port "
+          "ceil(fetched bytes / width); no lookup starts while the data port is occupied, no "
+          "fill while the fill port is"),
     K_BOOL("l2.flush", l2_flush, "0",
            "1: invalidate the L2 when a kernel ends (the CCWS/DAWS simulator's flush)"),
     {"l2.index_addr", CFG_CHOICE, S(l2_index_addr), "channel", 0, 0, "channel|full", 0,

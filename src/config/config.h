@@ -96,6 +96,8 @@ struct gpu_config {
     uint32_t l1d_flush, l2_flush;/* invalidate at the end of every kernel */
     uint32_t l2_memcpy_fill;     /* host-to-device copies write their lines into the L2 */
     uint32_t l2_sector_bytes;    /* 0: whole lines; else sectors of this size (4.x "S:") */
+    uint32_t l2_port_bytes;      /* 0: no port limit; else bytes the data and fill ports move
+                                    per l2 cycle (GPGPU-Sim 3.2.2 data port width) */
     char l2_index_addr[8];       /* "channel": L2 set from the channel-local address; "full" */
     uint32_t l2_input_ports;     /* interconnect ports of a sub-partition's input */
     uint32_t l2_rotate;          /* the first bank served rotates per l2 cycle */

@@ -166,6 +166,10 @@ static void memsys_register(struct mem_system *ms, struct stats *s)
     C(l2_memcpy_fills, "L2 lines written by host-to-device copies (l2.memcpy_fill)");
     C(l2_sector_misses, "L2 reads of a present line missing a needed sector (l2.sector_bytes; "
                         "also counted in l2_misses)");
+    C(l2_data_port_busy_cycles, "L2 cycles a slice's data port was occupied by hits and "
+                                "dirty write-backs (l2.port_bytes)");
+    C(l2_fill_port_busy_cycles, "L2 cycles a slice's fill port was occupied by DRAM fills "
+                                "(l2.port_bytes)");
     C(l1d_writebacks, "L1D dirty (local) lines written back");
     C(l1d_vta_hits, "L1D load misses on a line the same warp lost to an eviction (victim "
                     "tags beside any policy, CCWS detection)");

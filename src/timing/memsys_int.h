@@ -66,6 +66,7 @@ struct l2_sub {
     struct idx_ring rop;        /* timed (l2): arrived requests in their ROP delay */
     struct idx_ring *bankq;     /* [l2_banks] */
     struct idx_ring out;        /* timed (l2): replies for the reply network */
+    uint64_t data_free, fill_free; /* l2 cycle the data / fill port is free (l2.port_bytes) */
     uint32_t channel;
 };
 
@@ -79,6 +80,7 @@ struct memsys_counters {
     uint64_t l1d_accesses, l1d_hits, l1d_misses, l1d_hit_reserved, l1d_reservation_fails;
     uint64_t l1d_intra_warp_hits, l1d_inter_warp_hits, l1d_evictions, l1d_writebacks;
     uint64_t l1d_flushed, l2_flushed, l2_memcpy_fills, l2_sector_misses;
+    uint64_t l2_data_port_busy_cycles, l2_fill_port_busy_cycles;
     uint64_t l1d_vta_hits;
     uint64_t l1d_tagged_reads, l1d_tagged_read_hits, l1d_tagged_evictions,
         l1d_tagged_evictions_unused;

@@ -45,6 +45,17 @@
  *   Simplification: requests that merge into a pending fetch are served by
  *   it, and the sectors they need are marked valid with it, without fetching
  *   more bytes.
+ * - Ports (l2.port_bytes, GPGPU-Sim 3.2.2's cache data port width): each
+ *   slice has a data port and a fill port of that many bytes per l2 cycle.
+ *   A hit occupies the data port for ceil(request bytes / width) l2 cycles,
+ *   a miss that writes a dirty victim back for ceil(line / width), other
+ *   misses and sector misses not at all; while it is occupied no request is
+ *   looked up (the bank queues wait).  A DRAM fill occupies the fill port
+ *   for ceil(fetched bytes / width); while it is occupied the channel's
+ *   returns wait at their head (with two slices per channel a fill for one
+ *   can hold up the other's returns: the channel has one return queue where
+ *   GPGPU-Sim has one per slice).  Occupancy delays the next lookup or fill,
+ *   never the reply of the access that occupies the port.
  * - A policy that partitions the L2 may refuse to allocate a miss (place()
  *   returns CACHE_NO_WAY): the miss is counted and reported, then goes to
  *   DRAM as a bypass (a write is written to DRAM, a read's data is not
@@ -66,6 +77,19 @@ static uint8_t sector_mask(const struct mem_system *ms, const struct mem_req *r)
     uint64_t end = off + (r->bytes ? r->bytes : 1);
     uint32_t first = (uint32_t)(off / sec), last = (uint32_t)((end > line ? line : end) - 1) / sec;
     return (uint8_t)(((1u << (last + 1)) - 1) & ~((1u << first) - 1));
+}
+
+/* Occupy a port (data or fill) from l2 cycle `now` while it moves `bytes`
+ * (l2.port_bytes; no occupancy when 0). */
+static void port_use(const struct mem_system *ms, uint64_t *free_at, uint64_t *busy,
+                     uint32_t bytes)
+{
+    uint32_t w = ms->cfg.l2_port_bytes;
+    if (!w)
+        return;
+    uint64_t cycles = ((uint64_t)(bytes ? bytes : 1) + w - 1) / w;
+    *free_at = (*free_at > ms->l2_now ? *free_at : ms->l2_now) + cycles;
+    *busy += cycles;
 }
 
 /* Queue q at its DRAM channel; `spare` lets the second request of one miss
@@ -143,6 +167,8 @@ static int l2_serve(struct mem_system *ms, struct l2_sub *sb, uint32_t q)
             return 0;
         return 1;
     }
+    if (ms->l2_now < sb->data_free)
+        return 0;
     uint32_t set = r->l2_set;
     uint32_t shift = ms->l2_shift, way;
     uint64_t line = r->addr >> shift;
@@ -178,6 +204,7 @@ static int l2_serve(struct mem_system *ms, struct l2_sub *sb, uint32_t q)
         ms->st.l2_accesses++;
         ms->st.l2_hits++;
         l2_emit(ms, r, 1);
+        port_use(ms, &sb->data_free, &ms->st.l2_data_port_busy_cycles, r->bytes);
         cache_touch(cc, set, way, &ca);
         r->l2_hit = 1;
         if (r->kind == MEM_REQ_WRITE) {
@@ -233,6 +260,7 @@ static int l2_serve(struct mem_system *ms, struct l2_sub *sb, uint32_t q)
     li = (size_t)set * cc->assoc + way;
     if (v.valid && v.dirty) {
         ms->st.l2_writebacks++;
+        port_use(ms, &sb->data_free, &ms->st.l2_data_port_busy_cycles, c->l2.line);
         uint32_t w = memsys_new_req(ms, NULL, v.tag, c->l2.line, MEM_REQ_WRITE, MEM_DEST_NONE, 0);
         ms->pool.r[w].tag = r->tag; /* the write-back queues in the class of its miss */
         int ok = to_dram(ms, w, 0);
@@ -264,6 +292,7 @@ static void l2_fill(struct mem_system *ms, uint32_t q)
         ring_push_t(&sb->out, q, ms->l2_now);
         return;
     }
+    port_use(ms, &sb->fill_free, &ms->st.l2_fill_port_busy_cycles, r->bytes);
     uint64_t line = r->addr >> ms->l2_shift;
     int m = mshr_find(&sb->mshr, line);
     ws_assert(m >= 0);
@@ -289,8 +318,12 @@ void memsys_l2_tick(struct mem_system *ms)
     for (uint32_t i = 0; i < ms->n_ch; i++) {
         struct dram_channel *ch = &ms->ch[i];
         while (ring_ready(&ch->ret, ms->dram_now)) {
-            uint32_t q = ring_pop(&ch->ret);
+            uint32_t q = ring_head(&ch->ret);
             struct mem_req *r = &ms->pool.r[q];
+            if (r->kind != MEM_REQ_WRITE && c->l2_enabled && r->l2_route != MEM_L2_BYPASS &&
+                ms->l2_now < ms->sub[r->sub].fill_free)
+                break; /* its slice's fill port is occupied */
+            ring_pop(&ch->ret);
             if (r->kind == MEM_REQ_WRITE)
                 mem_pool_release(&ms->pool, q);
             else

@@ -1,7 +1,8 @@
 /* test_mem_fidelity.c: memory-system details of the papers' simulators
  * (issue 10, docs/baselines-audit.md 1.3-1.5): set-index functions (the
  * CCWS/DAWS simulator's hash, GPGPU-Sim's Fermi hash), the kernel-boundary
- * flush of the L1D and the L2, and an L1D latency paid by hits only. */
+ * flush of the L1D and the L2, an L1D latency paid by hits only, the sectored
+ * L2, the L2 filled by copies, and the L2 data and fill ports of 3.2.2. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -197,6 +198,100 @@ static void test_memcpy_fill(void **state)
     assert_int_equal(misses, cold_misses - 128);
 }
 
+/* l2.port_bytes (GPGPU-Sim 3.2.2's L2 data port): SM 0 reads line x (bank 0)
+ * and SM 1 line y (bank 1) of sub-partition 0 in the same cycle, through two
+ * input ports, so that without a port limit both are looked up in the same
+ * cycle.  With the L1D a request is a whole 128-byte line, without it a
+ * 32-byte sector.  `warm` first puts both lines in the L2 (through the other
+ * SM, so that the reads miss their own L1D): two hits; else two misses.
+ * Returns the cycles between the two lookups (hits) or between the two
+ * completions (misses: their fills). */
+struct port_run {
+    uint64_t lookup[2], done[2];
+    uint32_t n;
+};
+
+static void port_listener(void *ctx, const struct sched_event *ev)
+{
+    struct port_run *p = ctx;
+    if (ev->kind == SCHED_EV_L2_ACCESS && p->n < 2)
+        p->lookup[p->n++] = ev->now;
+}
+
+static uint64_t absdiff(uint64_t a, uint64_t b) { return a > b ? a - b : b - a; }
+
+static uint64_t port_race(uint32_t width, int warm, int l1d, struct fx *f)
+{
+    tiny_config(&f->cfg);
+    f->cfg.l1d_enabled = (uint32_t)l1d;
+    f->cfg.l2_input_ports = 2;
+    f->cfg.l2_port_bytes = width;
+    fx_open(f);
+    f->skip = 1;
+    const uint64_t x = GBASE, y = GBASE + 256; /* lines 0 and 2: sub 0, banks 0 and 1 */
+    if (warm) {
+        fx_run(f, load_inst(1, 1, 0, x, 1));
+        fx_run(f, load_inst(0, 2, 0, y, 1));
+    }
+    struct port_run p = {{0}, {0}, 0};
+    memsys_set_listener(f->ms, 0, port_listener, &p);
+    memsys_set_listener(f->ms, 1, port_listener, &p);
+    struct mem_inst a = load_inst(0, 3, 0, x, 1), b = load_inst(1, 4, 0, y, 1);
+    a.token = 101;
+    b.token = 102;
+    memsys_issue(f->ms, &a, f->now);
+    memsys_issue(f->ms, &b, f->now);
+    uint64_t start = f->now;
+    for (uint32_t got = 0; got < 2;) {
+        uint32_t tok;
+        for (uint32_t s = 0; s < 2; s++)
+            while (memsys_pop_done(f->ms, s, &tok))
+                p.done[got++] = f->now;
+        memsys_cycle(f->ms, f->now);
+        uint64_t ev = memsys_next_event(f->ms, f->now + 1); /* idle cycles skipped */
+        f->now = ev != UINT64_MAX && ev > f->now + 1 ? ev : f->now + 1;
+        assert_true(f->now - start < 10000);
+    }
+    assert_int_equal(p.n, 2);
+    assert_int_equal(stat(f, "l2_hits"), warm ? 2 : 0);
+    return warm ? absdiff(p.lookup[0], p.lookup[1]) : absdiff(p.done[0], p.done[1]);
+}
+
+static void test_port_bytes(void **state)
+{
+    (void)state;
+    struct fx f;
+    /* 128-byte hits: the second lookup waits until the first hit has left
+     * the data port, 128 / width cycles; the two warming misses used only
+     * the fill port, 128 / width cycles each */
+    const uint32_t widths[] = {0, 128, 64, 32};
+    const uint64_t gaps[] = {0, 1, 2, 4};
+    for (int k = 0; k < 4; k++) {
+        assert_int_equal(port_race(widths[k], 1, 1, &f), gaps[k]);
+        assert_int_equal(stat(&f, "l2_data_port_busy_cycles"), 2 * gaps[k]);
+        assert_int_equal(stat(&f, "l2_fill_port_busy_cycles"), 2 * gaps[k]);
+        fx_close(&f);
+    }
+    /* 32-byte hits (no L1D: sectors): 32 / width cycles; the fills still
+     * bring whole lines */
+    assert_int_equal(port_race(32, 1, 0, &f), 1);
+    assert_int_equal(stat(&f, "l2_data_port_busy_cycles"), 2);
+    assert_int_equal(stat(&f, "l2_fill_port_busy_cycles"), 8);
+    fx_close(&f);
+    assert_int_equal(port_race(8, 1, 0, &f), 4);
+    fx_close(&f);
+    /* misses: looked up in the same cycle (a clean miss leaves the data port
+     * free); their 128-byte lines come back from DRAM 4 cycles apart (16
+     * beats of 8 B, 4 beats a cycle) and the replies with them, but an
+     * 8-byte fill port takes the second fill 16 cycles after the first */
+    assert_int_equal(port_race(0, 0, 1, &f), 4);
+    fx_close(&f);
+    assert_int_equal(port_race(8, 0, 1, &f), 16);
+    assert_int_equal(stat(&f, "l2_fill_port_busy_cycles"), 32);
+    assert_int_equal(stat(&f, "l2_data_port_busy_cycles"), 0);
+    fx_close(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -205,6 +300,7 @@ int main(void)
         cmocka_unit_test(test_hit_only_latency),
         cmocka_unit_test(test_memcpy_fill),
         cmocka_unit_test(test_sectors),
+        cmocka_unit_test(test_port_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
