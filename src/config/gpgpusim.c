@@ -277,7 +277,7 @@ static int h_scheduler(struct cimp *x, const char *value, const char *key)
 static int h_cache(struct cimp *x, const char *value, const char *prefix)
 {
     static const char *const expect = "sets:line:assoc,<repl>:<wr>:<alloc>:<wr_alloc>[:<index>],"
-                                      "<mshr>:<entries>:<merge>,<miss queue> (or a 3.0/3.1 "
+                                      "<mshr>:<entries>:<merge>,<miss queue>[,<data port>] (or a 3.0/3.1 "
                                       "sets:line:assoc:<repl>:<wr>:<alloc>,... string)";
     if (strncmp(value, "none", 4) == 0) {
         if (strcmp(prefix, "l1d") == 0)
@@ -366,6 +366,15 @@ static int h_cache(struct cimp *x, const char *value, const char *prefix)
             return cimp_bad(x, value, expect);
         snprintf(key, sizeof key, "%s.miss_queue", prefix);
         if ((rc = cimp_set(x, key, "%" PRIu64, mq)))
+            return rc;
+    }
+    /* 3.2.2+: the data port width follows the miss queue; warpsim models it
+     * on the L2 only (an L1's port moves a whole line per cycle) */
+    if (np > mshr_part + 2 && strcmp(prefix, "l2") == 0) {
+        uint64_t width;
+        if (cimp_u64(part[mshr_part + 2], &width))
+            return cimp_bad(x, value, expect);
+        if ((rc = cimp_set(x, "l2.port_bytes", "%" PRIu64, width)))
             return rc;
     }
     return WS_OK;

@@ -590,6 +590,7 @@ static void test_gpgpusim_forms(void **state)
     assert_int_equal(c.l1d.miss_queue, 16);
     assert_string_equal(c.l2.policy, "fifo");
     assert_int_equal(c.l2.assoc, 16);
+    assert_int_equal(c.l2_port_bytes, 32); /* the data port width after "8:0" */
     assert_int_equal(c.coalesce_sectored, 1);
     assert_string_equal(c.sched, "lrr");
     assert_int_equal(c.sp_units, 4);
