@@ -290,6 +290,25 @@ static void test_port_bytes(void **state)
     assert_int_equal(stat(&f, "l2_fill_port_busy_cycles"), 32);
     assert_int_equal(stat(&f, "l2_data_port_busy_cycles"), 0);
     fx_close(&f);
+    /* a miss that evicts a dirty line reads it out through the data port:
+     * line 0 written (a write miss allocates it dirty), then eight reads of
+     * other lines of its set (16 KB apart: sub-partition 0, set 0) */
+    for (uint32_t width = 0; width <= 32; width += 32) {
+        tiny_config(&f.cfg);
+        f.cfg.l2_port_bytes = width;
+        fx_open(&f);
+        f.skip = 1;
+        struct mem_inst st = load_inst(0, 1, 0, GBASE, 1);
+        st.is_store = 1;
+        fx_run(&f, st);
+        for (uint64_t j = 1; j <= 8; j++)
+            fx_run(&f, load_inst(0, 1, 0, GBASE + j * 16384, 1));
+        assert_int_equal(stat(&f, "l2_writebacks"), 1);
+        assert_int_equal(stat(&f, "l2_hits"), 0);
+        assert_int_equal(stat(&f, "l2_data_port_busy_cycles"), width ? 128 / width : 0);
+        assert_int_equal(stat(&f, "l2_fill_port_busy_cycles"), width ? 8 * 128 / width : 0);
+        fx_close(&f);
+    }
 }
 
 int main(void)
