@@ -10,6 +10,7 @@
 #include "api/gpu.h"
 #include "base/alloc.h"
 #include "base/file.h"
+#include "func/racecheck.h"
 #include "policy/registry.h"
 #include "ptx/parser.h"
 #include "stats/stats.h"
@@ -28,6 +29,10 @@ static void sync_config(ws_gpu *gpu)
     gpu->mem.limit = gpu->config.device_memory;
     gpu->cfg.local_memory_per_thread = gpu->config.local_memory_per_thread;
     gpu->cfg.max_warp_insn = gpu->config.max_warp_insn;
+    gpu->cfg.racecheck = gpu->config.racecheck;
+    gpu->cfg.order = strcmp(gpu->config.func_order, "interleaved") == 0 ? FUNC_ORDER_INTERLEAVED
+                                                                       : FUNC_ORDER_SERIAL;
+    gpu->cfg.window = gpu->config.func_window;
 }
 
 
@@ -161,6 +166,10 @@ static void register_func_stats(struct stats *s, const struct func_stats *f)
         snprintf(name, sizeof name, "warp_insn_%s", inst_class_name((enum inst_class)c));
         stats_counter(s, name, "warp instructions of this class", &f->class_insn[c], 1, 0);
     }
+    stats_counter(s, "racecheck_hazards",
+                  "thread accesses to shared memory in a hazard with another warp's access "
+                  "since the last barrier (option racecheck)",
+                  &f->racecheck_hazards, 1, 0);
     stats_timeline_column(s, "gpu_sim_insn", &f->gpu_sim_insn, 1, 0);
 }
 
@@ -569,6 +578,7 @@ int ws_launch(ws_module *mod, const char *kernel, ws_dim3 grid, ws_dim3 block,
     else
         rc = func_run_kernel(&k, &gpu->err);
     stats_kernel_end(gpu->st, kernel);
+    race_report(&k, stderr);
     func_kernel_fini(&k);
     if (env.out)
         fflush(env.out);

@@ -97,6 +97,15 @@ static const struct cfg_key cfg_keys[] = {
           "other warps run without reaching a barrier or exiting (0 = off)"),
     K_U64("timeline_interval", timeline_interval, "1000", 1, 1000000000,
           "core cycles between --timeline samples"),
+    {"racecheck", CFG_BOOL, F(racecheck), 0, "0", 0, 1, NULL, 1,
+     "1: report shared-memory hazards between barriers (read after write, write after read, "
+     "write after write by threads of different warps; docs/cuda.md), in either mode", 0, 0},
+    {"func_order", CFG_CHOICE, S(func_order), "serial", 0, 0, "serial|interleaved", 1,
+     "functional mode's execution order: serial (CTAs one after another, each warp until it "
+     "waits at a barrier) or interleaved (func_window CTAs at a time, one instruction per "
+     "warp in turn)", 0, 0},
+    {"func_window", CFG_U32, F(func_window), 0, "16", 1, 65536, NULL, 1,
+     "interleaved functional order: CTAs run together", 0, 0},
     {"skip_idle_cycles", CFG_BOOL, F(skip_idle_cycles), 0, "1", 0, 1, NULL, 1,
      "1: jump over cycles in which nothing can happen (results are identical either way)", 0, 0},
 
@@ -636,8 +645,9 @@ void config_print(const struct gpu_config *c, FILE *out)
 
 /* The keys functional execution reads; every other key configures the timing
  * model. */
-static const char *const cfg_functional_keys[] = {"mode", "device_memory",
-                                                  "local_memory_per_thread", "max_warp_insn"};
+static const char *const cfg_functional_keys[] = {
+    "mode", "device_memory", "local_memory_per_thread", "max_warp_insn", "racecheck",
+    "func_order", "func_window"};
 
 void config_print_used(const struct gpu_config *c, FILE *out)
 {

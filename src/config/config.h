@@ -40,6 +40,9 @@ struct gpu_config {
     uint64_t livelock_cycles;    /* watchdog: warps at a barrier, the others never come */
     uint64_t timeline_interval;  /* cycles between --timeline samples */
     uint32_t skip_idle_cycles;   /* jump over cycles in which nothing can happen */
+    uint32_t racecheck;          /* report shared-memory hazards (func/racecheck.h) */
+    char func_order[16];         /* functional mode: "serial" | "interleaved" */
+    uint32_t func_window;        /* interleaved order: CTAs run together */
 
     /* ---- clocks (MHz) ---- */
     double core_mhz, icnt_mhz, l2_mhz, dram_mhz;
@@ -162,8 +165,9 @@ int config_key_is_simulation(const char *key);
  * config_load). */
 void config_print(const struct gpu_config *c, FILE *out);
 /* The same for the keys the current mode reads: every key in timing mode; in
- * functional mode only mode, device_memory, local_memory_per_thread and
- * max_warp_insn (the rest configure the timing model). */
+ * functional mode only mode, device_memory, local_memory_per_thread,
+ * max_warp_insn, racecheck, func_order and func_window (the rest configure
+ * the timing model). */
 void config_print_used(const struct gpu_config *c, FILE *out);
 /* Same as a JSON object (for --stats-json): "{" at the current position,
  * members indented by indent + 2 spaces, "}" indented by indent. */

@@ -12,6 +12,7 @@
 #include "base/alloc.h"
 #include "func/alu.h"
 #include "func/exec_internal.h"
+#include "func/racecheck.h"
 
 uint64_t exec_reg_width_mask(const struct step *s, uint32_t r)
 {
@@ -150,6 +151,10 @@ void func_cta_init(struct func_cta *c, struct func_kernel *k, uint32_t linear)
     memset(c->bars, 0, sizeof c->bars);
     for (uint32_t b = 0; b < FUNC_NUM_BARRIERS; b++)
         c->bars[b].red_and = 1;
+    if (k->env->cfg.racecheck)
+        race_cta_begin(c);
+    else
+        race_cta_free(c);
 
     uint32_t bx = k->block[0], by = k->block[1];
     for (uint32_t wi = 0; wi < c->nwarps; wi++) {
@@ -212,6 +217,7 @@ void func_cta_fini(struct func_cta *c)
     }
     free(c->warps);
     free(c->shared);
+    race_cta_free(c);
     memset(c, 0, sizeof *c);
 }
 

@@ -1,6 +1,7 @@
 /* exec_mem.c: address resolution in the state spaces and the semantics of
  * ld, st, atom/red, mov and cvta. */
 #include "func/exec_internal.h"
+#include "func/racecheck.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -79,8 +80,11 @@ uint8_t *exec_resolve(const struct step *s, uint32_t lane, unsigned space, uint6
         break;
     }
     case PTX_SPACE_SHARED:
-        if (a <= s->c->shared_size && n <= s->c->shared_size - a)
+        if (a <= s->c->shared_size && n <= s->c->shared_size - a) {
+            if (s->c->race)
+                race_access(s, lane, a, n, kind);
             return s->c->shared + a;
+        }
         snprintf(why, sizeof why, "outside the CTA's %" PRIu64 " bytes of shared memory",
                  s->c->shared_size);
         break;

@@ -1,6 +1,7 @@
 /* exec_warp.c: warp-level instructions (shfl, vote, match, redux) and CTA
  * barriers (bar/barrier, bar.red, bar.arrive). */
 #include "func/exec_internal.h"
+#include "func/racecheck.h"
 
 #include <string.h>
 
@@ -150,6 +151,7 @@ static void barrier_try_release(struct func_cta *c, uint32_t id)
     }
     memset(b, 0, sizeof *b);
     b->red_and = 1;
+    race_epoch(c);
 }
 
 void exec_cta_release_all(struct func_cta *c)

@@ -29,9 +29,14 @@
 #define FUNC_NUM_BARRIERS 16
 #define FUNC_MAX_CALL_DEPTH 1024
 
+enum func_order { FUNC_ORDER_SERIAL = 0, FUNC_ORDER_INTERLEAVED };
+
 struct func_config {
     uint64_t local_memory_per_thread; /* bytes of local (stack) memory per thread */
     uint64_t max_warp_insn;           /* per launch; 0 = unlimited */
+    uint32_t racecheck;               /* 1: report shared-memory hazards (racecheck.h) */
+    uint32_t order;                   /* enum func_order: func_run_kernel's order */
+    uint32_t window;                  /* interleaved order: CTAs run together */
 };
 
 struct func_stats {
@@ -40,6 +45,7 @@ struct func_stats {
     uint64_t warp_insn;
     uint64_t kernels_launched, ctas_launched, warps_launched;
     uint64_t class_insn[ICLASS_COUNT]; /* warp instructions per enum inst_class */
+    uint64_t racecheck_hazards; /* thread accesses in a shared-memory hazard (racecheck) */
 };
 
 struct func_kernel;
@@ -135,6 +141,7 @@ struct func_cta {
     uint8_t *shared;
     uint64_t shared_size, shared_cap;
     struct func_barrier bars[FUNC_NUM_BARRIERS];
+    struct race_shadow *race; /* racecheck: the shadow of shared memory, else NULL */
 };
 
 struct func_kernel {
@@ -148,6 +155,7 @@ struct func_kernel {
     uint64_t param_size;
     struct func_env *env;
     uint64_t warp_insn; /* executed in this launch (for max_warp_insn) */
+    struct race_log *races; /* racecheck: hazards found, NULL until the first */
 };
 
 /* What one warp instruction did, for the timing model. */
@@ -183,7 +191,16 @@ void func_cta_fini(struct func_cta *c);
 int func_warp_step(struct func_cta *c, struct func_warp *w, struct func_trace *t,
                    struct err *e);
 
-/* Functional driver: run every CTA of k to completion. */
+/* Functional driver: run every CTA of k to completion.  Serial order (the
+ * default): CTAs one after another, inside a CTA each warp runs until it
+ * waits at a barrier or finishes, then the next.  Interleaved order
+ * (func_config.order): cfg.window CTAs at a time, every ready warp of them
+ * one instruction in turn (CTA order, then warp order), a finished CTA
+ * replaced by the next. */
 int func_run_kernel(struct func_kernel *k, struct err *e);
+/* CTAs first .. first + count - 1 of k in the serial order (counted as CTAs
+ * and warps launched, not as a kernel launch): the functional fast-forward of
+ * sampled simulation. */
+int func_run_ctas(struct func_kernel *k, uint64_t first, uint64_t count, struct err *e);
 
 #endif
