@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "api/gpu.h"
+#include "api/sample.h"
 #include "base/alloc.h"
 #include "base/file.h"
 #include "func/racecheck.h"
@@ -206,6 +207,7 @@ void ws_gpu_free(ws_gpu *gpu)
         module_free(gpu->mods[i]);
     free(gpu->mods);
     timing_free(gpu->timing);
+    sampler_free(gpu->sampler);
     stats_free(gpu->st);
     free(gpu->report);
     mem_fini(&gpu->mem);
@@ -485,6 +487,8 @@ static int timing_ensure(ws_gpu *gpu)
     if (rc != WS_OK)
         return rc;
     timing_set_progress(gpu->timing, progress_bridge, gpu);
+    gpu->sampler = sampler_new();
+    sampler_register(gpu->sampler, gpu->st);
     return WS_OK;
 }
 
@@ -494,7 +498,24 @@ static int launch_timing(ws_gpu *gpu, struct func_kernel *k)
     if (rc0 != WS_OK)
         return rc0;
     timing_set_interrupt(gpu->timing, gpu->interrupt);
+    const uint64_t insn0 = gpu->stats.gpu_sim_insn;
+    if (!sampler_detail(gpu->sampler, &gpu->config, k)) {
+        int rc = func_run_kernel(k, &gpu->err);
+        if (rc == WS_OK)
+            sampler_skipped(gpu->sampler, k, gpu->stats.gpu_sim_insn - insn0);
+        return rc;
+    }
+    uint64_t nctas = (uint64_t)k->grid[0] * k->grid[1] * k->grid[2];
+    uint64_t detailed = gpu->config.sample_ctas && gpu->config.sample_ctas < nctas
+                            ? gpu->config.sample_ctas
+                            : nctas;
+    timing_set_cta_limit(gpu->timing, detailed);
     int rc = timing_run(gpu->timing, k, &gpu->err);
+    if (rc == WS_OK && detailed < nctas)
+        rc = func_run_ctas(k, detailed, &gpu->err);
+    if (rc == WS_OK)
+        sampler_detailed(gpu->sampler, k, timing_window(gpu->timing),
+                         gpu->stats.gpu_sim_insn - insn0, nctas, detailed);
     if (rc == WS_ERR_DEADLOCK || rc == WS_ERR_INTERRUPTED) {
         free(gpu->report);
         gpu->report = xstrdup(timing_report(gpu->timing));

@@ -40,6 +40,7 @@ struct ws_gpu {
     struct gpu_config config;  /* every option; mode/cfg/device_memory mirror it */
     struct stats *st;          /* statistics registry (functional counters too) */
     struct timing *timing;     /* built at the first timing launch */
+    struct sampler *sampler;   /* sampled simulation, built with the timing model */
     char *report;              /* last deadlock report of the timing model */
     ws_progress_fn progress;
     void *progress_ctx;

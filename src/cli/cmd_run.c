@@ -204,6 +204,18 @@ static void print_summary(ws_gpu *gpu)
         else
             printf("  %-20s %.4f\n", summary_stats[i], v);
     }
+    uint64_t skipped_l = 0, skipped_c = 0, est = 0, bound = 0, insn = 0;
+    ws_stat(gpu, "sample_skipped_launches", &skipped_l);
+    ws_stat(gpu, "sample_skipped_ctas", &skipped_c);
+    if (skipped_l + skipped_c == 0 || ws_stat(gpu, "sample_est_cycles", &est) != WS_OK)
+        return;
+    ws_stat(gpu, "sample_est_error_cycles", &bound);
+    ws_stat(gpu, "gpu_sim_insn", &insn);
+    printf("  sampled: %llu launches and %llu CTAs estimated, not simulated\n"
+           "  %-20s %llu +- %llu (95 %%)\n  %-20s %.4f\n",
+           (unsigned long long)skipped_l, (unsigned long long)skipped_c, "sample_est_cycles",
+           (unsigned long long)est, (unsigned long long)bound, "sample_est_ipc",
+           est ? (double)insn / (double)est : 0.0);
 }
 
 /* Open --stats-json / --timeline before the run (a path that cannot be

@@ -106,6 +106,17 @@ static const struct cfg_key cfg_keys[] = {
      "warp in turn)", 0, 0},
     {"func_window", CFG_U32, F(func_window), 0, "16", 1, 65536, NULL, 1,
      "interleaved functional order: CTAs run together", 0, 0},
+    {"sample.kernels", CFG_BOOL, F(sample_kernels), 0, "0", 0, 1, NULL, 1,
+     "1: kernel-level sampled simulation: after sample.kernel_detail detailed launches of a "
+     "kernel (same block, dynamic shared memory and power of two of CTAs), later ones run "
+     "functionally and their cycles are estimated (sample_est_cycles)", 0, 0},
+    {"sample.kernel_detail", CFG_U32, F(sample_kernel_detail), 0, "2", 2, 1000000, NULL, 1,
+     "kernel-level sampling: launches of a group simulated in detail before the rest are "
+     "estimated", 0, 0},
+    {"sample.ctas", CFG_U64, F(sample_ctas), 0, "0", 0, UINT64_MAX, NULL, 1,
+     "intra-kernel sampled simulation: CTAs of a launch simulated in detail, the rest run "
+     "functionally and their cycles estimated from the steady rate (0 = all in detail)", 0,
+     0},
     {"skip_idle_cycles", CFG_BOOL, F(skip_idle_cycles), 0, "1", 0, 1, NULL, 1,
      "1: jump over cycles in which nothing can happen (results are identical either way)", 0, 0},
 

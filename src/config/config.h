@@ -40,6 +40,9 @@ struct gpu_config {
     uint64_t livelock_cycles;    /* watchdog: warps at a barrier, the others never come */
     uint64_t timeline_interval;  /* cycles between --timeline samples */
     uint32_t skip_idle_cycles;   /* jump over cycles in which nothing can happen */
+    uint32_t sample_kernels;     /* kernel-level sampled simulation (api/sample.h) */
+    uint32_t sample_kernel_detail; /* detailed launches per group before estimating */
+    uint64_t sample_ctas;        /* intra-kernel sampling: CTAs in detail, 0 = all */
     uint32_t racecheck;          /* report shared-memory hazards (func/racecheck.h) */
     char func_order[16];         /* functional mode: "serial" | "interleaved" */
     uint32_t func_window;        /* interleaved order: CTAs run together */

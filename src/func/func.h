@@ -198,9 +198,9 @@ int func_warp_step(struct func_cta *c, struct func_warp *w, struct func_trace *t
  * one instruction in turn (CTA order, then warp order), a finished CTA
  * replaced by the next. */
 int func_run_kernel(struct func_kernel *k, struct err *e);
-/* CTAs first .. first + count - 1 of k in the serial order (counted as CTAs
- * and warps launched, not as a kernel launch): the functional fast-forward of
- * sampled simulation. */
-int func_run_ctas(struct func_kernel *k, uint64_t first, uint64_t count, struct err *e);
+/* CTAs first and after of k in the serial order (counted as CTAs and warps
+ * launched, not as a kernel launch): with first > 0 the functional
+ * fast-forward of sampled simulation. */
+int func_run_ctas(struct func_kernel *k, uint64_t first, struct err *e);
 
 #endif

@@ -68,13 +68,14 @@ static void cta_start(struct func_kernel *k, struct func_cta *c, uint64_t linear
     st->warps_launched += c->nwarps;
 }
 
-int func_run_ctas(struct func_kernel *k, uint64_t first, uint64_t count, struct err *e)
+int func_run_ctas(struct func_kernel *k, uint64_t first, struct err *e)
 {
     struct func_cta c;
     struct func_trace t;
     memset(&c, 0, sizeof c);
+    uint64_t nctas = (uint64_t)k->grid[0] * k->grid[1] * k->grid[2];
     int rc = WS_OK;
-    for (uint64_t cta = first; cta < first + count && rc == WS_OK; cta++) {
+    for (uint64_t cta = first; cta < nctas && rc == WS_OK; cta++) {
         cta_start(k, &c, cta);
         while (c.live_warps > 0 && rc == WS_OK) {
             int progress = 0;
@@ -136,5 +137,5 @@ int func_run_kernel(struct func_kernel *k, struct err *e)
     uint64_t nctas = (uint64_t)k->grid[0] * k->grid[1] * k->grid[2];
     k->env->stats->kernels_launched++;
     return k->env->cfg.order == FUNC_ORDER_INTERLEAVED ? run_interleaved(k, nctas, e)
-                                                       : func_run_ctas(k, 0, nctas, e);
+                                                       : func_run_ctas(k, 0, e);
 }

@@ -44,6 +44,8 @@ struct timing {
     const struct classify_ops *cls_ops; /* the request classifier */
     char *cls_privs;       /* [nsms] classifier priv blocks, cls_stride apart */
     size_t cls_stride;
+    uint64_t cta_limit;    /* timing_set_cta_limit */
+    struct timing_window win; /* of the last launch */
 };
 
 static const char *const lane_bins[SM_LANE_BINS] = {
@@ -343,12 +345,36 @@ static int launch_fits(const struct timing *t, const struct func_kernel *k, uint
     return WS_OK;
 }
 
+/* The dispatch points of timing_window, after a cycle's dispatch. */
+static void note_dispatch(struct timing *t, struct timing_point p, int no_room, uint64_t nctas)
+{
+    struct timing_point *pts = t->win.pts;
+    if (no_room && !pts[0].ctas)
+        pts[0] = p;
+    if (!pts[0].ctas)
+        return;
+    for (uint32_t j = 1; j <= TIMING_BATCHES; j++)
+        if (!pts[j].ctas && p.ctas >= pts[0].ctas + (nctas - pts[0].ctas) * j / TIMING_BATCHES)
+            pts[j] = p;
+}
+
+void timing_set_cta_limit(struct timing *t, uint64_t limit)
+{
+    t->cta_limit = limit;
+}
+
+const struct timing_window *timing_window(const struct timing *t)
+{
+    return &t->win;
+}
+
 int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
 {
     const struct ptx_module *m = k->m;
     if (t->broken)
         return err_set(e, WS_ERR_INVALID,
                        "the timing model stopped after an earlier error; create a new gpu");
+    memset(&t->win, 0, sizeof t->win);
     /* registers per thread: the configured value, else the analysis'
      * pressure estimate, else the declared registers */
     uint32_t rpt = t->cfg->regs_per_thread          ? t->cfg->regs_per_thread
@@ -393,20 +419,27 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
     k->env->stats->kernels_launched++;
 
     uint64_t nctas = (uint64_t)k->grid[0] * k->grid[1] * k->grid[2];
+    if (t->cta_limit && t->cta_limit < nctas)
+        nctas = t->cta_limit;
     uint64_t next_cta = 0, start = t->now, last_progress = t->now;
+    const uint64_t *insn = &k->env->stats->gpu_sim_insn, insn0 = *insn;
     uint64_t next_report = t->cycles + TIMING_PROGRESS_EVERY, next_livelock = next_report;
     uint64_t dl = t->cfg->deadlock_cycles;
     for (;;) {
         uint64_t now = t->now;
-        int progress = 0;
+        int progress = 0, no_room = 0;
         for (uint32_t i = 0; i < t->nsms && next_cta < nctas; i++) {
             uint32_t s = (t->dispatch_rr + i) % t->nsms;
             if (sm_cta_fits(&t->sms[s], k->threads_per_cta, k->warps_per_cta, regs, shared)) {
                 sm_cta_launch(&t->sms[s], (uint32_t)next_cta++, regs, shared, now);
                 t->dispatch_rr = (s + 1) % t->nsms;
                 progress = 1;
+            } else {
+                no_room = 1;
             }
         }
+        note_dispatch(t, (struct timing_point){now - start, *insn - insn0, next_cta}, no_room,
+                      nctas);
         int busy = 0;
         for (uint32_t i = 0; i < t->nsms; i++) {
             rc = sm_cycle(&t->sms[i], now, e);
@@ -476,6 +509,7 @@ out:
     else
         memsys_kernel_end(t->ms);
     t->kernel_cycles = t->now - start;
+    t->win.done = (struct timing_point){t->kernel_cycles, *insn - insn0, next_cta};
     for (uint32_t i = 0; i < t->nsms; i++) {
         if (t->sms[i].c.cta_disparity_max_ppm > t->disp_max_ppm)
             t->disp_max_ppm = t->sms[i].c.cta_disparity_max_ppm;

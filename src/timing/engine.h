@@ -54,8 +54,28 @@ void timing_set_interrupt(struct timing *t, const volatile sig_atomic_t *flag);
  * units (predicates excluded), capped at 63. */
 uint32_t timing_regs_per_thread(const struct ptx_module *m, uint32_t func);
 
-/* Run launch k to completion on the timing model. */
+/* Run launch k to completion on the timing model: every CTA, or after
+ * timing_set_cta_limit(limit) only CTAs 0 .. limit - 1 (sampled simulation:
+ * the caller runs the others functionally). */
 int timing_run(struct timing *t, struct func_kernel *k, struct err *e);
+/* CTAs the next launches simulate (0 = all). */
+void timing_set_cta_limit(struct timing *t, uint64_t limit);
+
+/* Points of the last launch's CTA dispatch, each as (cycles since the
+ * launch began, thread instructions of the launch so far, CTAs dispatched).
+ * pts[0] is the first cycle a waiting CTA found an SM without room, pts[j]
+ * the first cycle j / TIMING_BATCHES of the CTAs after pts[0] had been
+ * dispatched, pts[TIMING_BATCHES] the dispatch of the last CTA: between them
+ * the GPU runs at its steady rate, in TIMING_BATCHES batches.  `done` is the
+ * launch's end.  A point not reached has ctas 0. */
+#define TIMING_BATCHES 8
+struct timing_point {
+    uint64_t cycle, insn, ctas;
+};
+struct timing_window {
+    struct timing_point pts[TIMING_BATCHES + 1], done;
+};
+const struct timing_window *timing_window(const struct timing *t);
 
 /* A host-to-device copy (memsys_memcpy_fill). */
 void timing_memcpy(struct timing *t, uint64_t addr, uint64_t bytes);
