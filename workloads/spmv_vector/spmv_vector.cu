@@ -2,6 +2,9 @@
 // (the "vector" CSR kernel).  The 32 lanes stride through the row, so loads
 // of val and col are coalesced, then the lane sums are combined with a
 // warp-shuffle tree: DAWS (MICRO 2013), Example 2.
+// x is read through the read-only (texture) path, __ldg = ld.global.nc, as the
+// paper's kernels read it through the texture cache (SHOC's spmv binds x to a
+// texture); presets with tex.nc=1 (daws) send these loads to the texture cache.
 #define WARP 32
 
 extern "C" __global__ void spmv_vector(const unsigned *row_ptr, const unsigned *col,
@@ -16,7 +19,7 @@ extern "C" __global__ void spmv_vector(const unsigned *row_ptr, const unsigned *
         unsigned begin = row_ptr[row];
         unsigned end = row_ptr[row + 1];
         for (unsigned j = begin + lane; j < end; j += WARP)
-            sum += val[j] * x[col[j]];
+            sum += val[j] * __ldg(&x[col[j]]);
         for (int offset = WARP / 2; offset > 0; offset /= 2)
             sum += __shfl_down_sync(0xffffffffu, sum, offset);
         if (lane == 0)
