@@ -8,14 +8,30 @@
 
 /* ---- memory --------------------------------------------------------------- */
 
-/* Per-lane addresses of an ADDR operand (in the operand's space). */
+/* Addresses in the .shared, .local and .param windows are 32 bits wide (as
+ * on hardware and in GPGPU-Sim): arithmetic on them wraps at 2^32. */
+static uint64_t space_addr_mask(unsigned space)
+{
+    switch (space) {
+    case PTX_SPACE_SHARED:
+    case PTX_SPACE_LOCAL:
+    case PTX_SPACE_PARAM: return 0xffffffffull;
+    default: return ~0ull;
+    }
+}
+
+/* Per-lane addresses of an ADDR operand (in the operand's space): [reg+imm]
+ * is added at the register's width (a 32-bit register wraps at 2^32), then
+ * cut to the width of the space's addresses. */
 static void addr_compute(const struct step *s, const struct ptx_operand *o, uint32_t mask,
                          uint64_t addr[32], int *kparam)
 {
+    uint64_t wm = space_addr_mask(s->in->space);
     *kparam = 0;
     if (o->reg != PTX_NO_INDEX) {
         const uint64_t *r = reg_ptr(s->w, o->reg);
-        FOR_LANES(l, mask) addr[l] = r[l] + (uint64_t)o->imm;
+        wm &= exec_reg_width_mask(s, o->reg);
+        FOR_LANES(l, mask) addr[l] = (r[l] + (uint64_t)o->imm) & wm;
         *kparam = s->m->funcs[s->in->func].is_entry;
         return;
     }
@@ -25,7 +41,7 @@ static void addr_compute(const struct step *s, const struct ptx_operand *o, uint
         base = exec_var_addr(s, v);
         *kparam = (v->flags & PTX_VAR_KERNEL_PARAM) != 0;
     }
-    FOR_LANES(l, mask) addr[l] = base + (uint64_t)o->imm;
+    FOR_LANES(l, mask) addr[l] = (base + (uint64_t)o->imm) & wm;
 }
 
 static const char *acc_name(int kind)
@@ -411,10 +427,13 @@ int exec_cvta(const struct step *s, uint32_t mask)
     uint64_t v[32];
     exec_opnd_read(s, ptx_src(s->m, in, 0), v);
     uint64_t base = space_base(in->space);
+    uint64_t wm = space_addr_mask(in->space);
+    /* a window address is its low 32 bits both ways (the destination
+     * register's width then cuts .u32 results) */
     if (in->sub == PTX_SUB_CVTA_TO)
-        FOR_LANES(l, mask) v[l] -= base;
+        FOR_LANES(l, mask) v[l] = (v[l] - base) & wm;
     else
-        FOR_LANES(l, mask) v[l] += base;
+        FOR_LANES(l, mask) v[l] = base + (v[l] & wm);
     exec_dst_write(s, ptx_dst(s->m, in, 0), mask, v);
     return WS_OK;
 }
