@@ -28,6 +28,7 @@ static void sync_config(ws_gpu *gpu)
     gpu->mem.limit = gpu->config.device_memory;
     gpu->cfg.local_memory_per_thread = gpu->config.local_memory_per_thread;
     gpu->cfg.max_warp_insn = gpu->config.max_warp_insn;
+    gpu->cfg.oob_read_zero = gpu->config.oob_read_zero;
 }
 
 
@@ -156,6 +157,10 @@ static void register_func_stats(struct stats *s, const struct func_stats *f)
     stats_counter(s, "kernels_launched", "kernel launches", &f->kernels_launched, 1, 0);
     stats_counter(s, "ctas_launched", "CTAs launched", &f->ctas_launched, 1, 0);
     stats_counter(s, "warps_launched", "warps launched", &f->warps_launched, 1, 0);
+    stats_counter(s, "oob_global_reads_zeroed",
+                  "thread reads (each vector element) of global memory outside every "
+                  "allocation that returned zero (option oob_read_zero)",
+                  &f->oob_reads_zeroed, 1, 0);
     for (int c = 0; c < ICLASS_COUNT; c++) {
         char name[64];
         snprintf(name, sizeof name, "warp_insn_%s", inst_class_name((enum inst_class)c));

@@ -52,7 +52,7 @@ static const char *acc_name(int kind)
 static int mem_fault(const struct step *s, uint32_t lane, int kind, uint64_t addr, unsigned n,
                      const char *why)
 {
-    char pos[512];
+    char pos[768];
     exec_where(s, lane, pos, sizeof pos);
     return err_set(s->e, WS_ERR_FAULT, "%s: %s of %u bytes at 0x%" PRIx64 " %s", pos,
                    acc_name(kind), n, addr, why);
@@ -88,10 +88,18 @@ uint8_t *exec_resolve(const struct step *s, uint32_t lane, unsigned space, uint6
     switch (space) {
     case PTX_SPACE_GLOBAL:
     case PTX_SPACE_CONST: {
-        uint8_t *p = mem_lookup(s->k->env->mem, a, n);
+        static uint8_t zeros[64]; /* only ever read */
+        const struct func_env *env = s->k->env;
+        uint8_t *p = mem_lookup(env->mem, a, n);
         if (p)
             return p;
-        mem_describe(s->k->env->mem, a, n, why, sizeof why);
+        if (env->cfg.oob_read_zero && kind == ACC_READ && space == PTX_SPACE_GLOBAL &&
+            n <= sizeof zeros) {
+            if (env->stats)
+                env->stats->oob_reads_zeroed++;
+            return zeros;
+        }
+        mem_describe(env->mem, a, n, why, sizeof why);
         break;
     }
     case PTX_SPACE_SHARED:

@@ -32,6 +32,7 @@
 struct func_config {
     uint64_t local_memory_per_thread; /* bytes of local (stack) memory per thread */
     uint64_t max_warp_insn;           /* per launch; 0 = unlimited */
+    uint32_t oob_read_zero;           /* global reads outside allocations give 0 */
 };
 
 struct func_stats {
@@ -40,6 +41,7 @@ struct func_stats {
     uint64_t warp_insn;
     uint64_t kernels_launched, ctas_launched, warps_launched;
     uint64_t class_insn[ICLASS_COUNT]; /* warp instructions per enum inst_class */
+    uint64_t oob_reads_zeroed;  /* thread reads oob_read_zero answered with 0 */
 };
 
 struct func_kernel;

@@ -770,7 +770,8 @@ static void test_print_used(void **state)
     config_print_used(&c, f);
     fclose(f);
     assert_string_equal(used, "mode = functional\ndevice_memory = 4G\n"
-                              "local_memory_per_thread = 1M\nmax_warp_insn = 5000\n");
+                              "local_memory_per_thread = 1M\nmax_warp_insn = 5000\n"
+                              "oob_read_zero = 0\n");
     free(used);
 }
 
