@@ -8,13 +8,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/demangle.h"
+
 static int deadlock(const struct func_kernel *k, const struct func_cta *c, struct err *e)
 {
     const struct ptx_module *m = k->m;
-    char buf[ERR_MSG_MAX];
+    char buf[ERR_MSG_MAX], nb[256];
     int n = snprintf(buf, sizeof buf,
                      "deadlock in kernel '%s' CTA (%u,%u,%u): no warp can progress;",
-                     m->funcs[k->func].name, c->ctaid[0], c->ctaid[1], c->ctaid[2]);
+                     demangle(m->funcs[k->func].name, nb, sizeof nb), c->ctaid[0], c->ctaid[1], c->ctaid[2]);
     for (uint32_t i = 0; i < c->nwarps && n > 0 && (size_t)n < sizeof buf - 80; i++) {
         const struct func_warp *w = &c->warps[i];
         if (w->state == FUNC_WARP_AT_BARRIER)
@@ -35,6 +37,7 @@ int func_run_kernel(struct func_kernel *k, struct err *e)
     uint64_t nctas = (uint64_t)k->grid[0] * k->grid[1] * k->grid[2];
     uint64_t limit = k->env->cfg.max_warp_insn;
     struct func_stats *st = k->env->stats;
+    char nb[256]; /* the kernel's demangled name, for messages */
     int rc = WS_OK;
     st->kernels_launched++;
     for (uint64_t cta = 0; cta < nctas && rc == WS_OK; cta++) {
@@ -57,7 +60,8 @@ int func_run_kernel(struct func_kernel *k, struct err *e)
                                      "kernel '%s' interrupted after %" PRIu64
                                      " warp instructions: CTA (%u,%u,%u) of %" PRIu64
                                      ", warp %u at PC %u (line %u)",
-                                     k->m->funcs[k->func].name, k->warp_insn, c.ctaid[0],
+                                     demangle(k->m->funcs[k->func].name, nb, sizeof nb),
+                                     k->warp_insn, c.ctaid[0],
                                      c.ctaid[1], c.ctaid[2], nctas, i, t.pc,
                                      k->m->insts[t.pc].line);
                         break;
@@ -67,7 +71,8 @@ int func_run_kernel(struct func_kernel *k, struct err *e)
                                      "kernel '%s' exceeded the limit of %" PRIu64
                                      " warp instructions (option max_warp_insn): infinite "
                                      "loop? CTA (%u,%u,%u) warp %u at PC %u",
-                                     k->m->funcs[k->func].name, limit, c.ctaid[0], c.ctaid[1],
+                                     demangle(k->m->funcs[k->func].name, nb, sizeof nb), limit,
+                                     c.ctaid[0], c.ctaid[1],
                                      c.ctaid[2], i, t.pc);
                         break;
                     }

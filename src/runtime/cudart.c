@@ -140,6 +140,9 @@ ws_gpu *rt_gpu(const char *fn)
             rt_g.stats_json = xstrdup(v);
         v = getenv("WARPSIM_STATS");
         rt_g.stats_print = v && *v && strcmp(v, "0") != 0;
+        v = getenv("WARPSIM_DUMP_PTX");
+        if (v && *v)
+            rt_g.dump_dir = xstrdup(v);
         v = getenv("WARPSIM_PROGRESS");
         int progress = v && *v ? strcmp(v, "0") != 0 : progress_wanted(0);
         if (ws_gpu_new(&rt_g.gpu) != WS_OK) {
@@ -162,10 +165,9 @@ ws_gpu *rt_gpu(const char *fn)
         return NULL;
     }
     if (rt_g.sticky) {
-        rt_error(rt_g.sticky, fn,
-                 "the device is unusable after an earlier kernel fault (%s); as in CUDA this "
-                 "error stays until cudaDeviceReset",
-                 cudaGetErrorName(rt_g.sticky));
+        /* counted, not printed: the summary at exit tells how many */
+        rt_g.nrefused++;
+        rt_error(rt_g.sticky, fn, NULL);
         return NULL;
     }
     return rt_g.gpu;
@@ -173,8 +175,10 @@ ws_gpu *rt_gpu(const char *fn)
 
 __attribute__((destructor)) static void rt_fini(void)
 {
+    fflush(stdout);
+    rt_ptx_dump_unloaded();
+    rt_report_at_exit();
     if (rt_g.gpu) {
-        fflush(stdout);
         if (rt_g.stats_json) {
             /* atomically, so a failed write never leaves a truncated file */
             struct file_out o;
@@ -222,6 +226,7 @@ __attribute__((destructor)) static void rt_fini(void)
     free(rt_g.allocs);
     free(rt_g.stats_json);
     free(rt_g.failure);
+    free(rt_g.dump_dir);
     memset(&rt_g, 0, sizeof rt_g);
 }
 
@@ -281,8 +286,9 @@ cudaError_t rt_load_fatbin(struct rt_fatbin *fb, const char *fn)
             fb->load_rc = cudaErrorInvalidKernelImage;
             continue;
         }
-        char name[64];
-        snprintf(name, sizeof name, "tu%u.compute_%u.ptx", fb->index, en->arch);
+        char name[4096];
+        rt_ptx_name(fb, en->arch, name, sizeof name);
+        rt_ptx_dump(fb, ptx, plen, en->arch);
         int st = ws_module_load_string(gpu, ptx, name, &fb->mod);
         free(ptx);
         if (st == WS_OK) {
