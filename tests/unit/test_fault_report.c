@@ -103,6 +103,8 @@ static void setup_fx(struct fx *f, const char *mode, const char *oob_zero)
     assert_int_equal(ws_gpu_set(f->gpu, "mode", mode), WS_OK);
     if (oob_zero)
         assert_int_equal(ws_gpu_set(f->gpu, "oob_read_zero", oob_zero), WS_OK);
+    /* a simulation key: a preset loaded afterwards keeps it */
+    assert_int_equal(ws_gpu_load_config(f->gpu, "gtx480"), WS_OK);
     if (ws_module_load_string(f->gpu, ptx_oob, "tu0.compute_75.ptx", &f->mod) != WS_OK)
         fail_msg("%s", ws_last_error(f->gpu));
     float in[32];
