@@ -140,9 +140,6 @@ ws_gpu *rt_gpu(const char *fn)
             rt_g.stats_json = xstrdup(v);
         v = getenv("WARPSIM_STATS");
         rt_g.stats_print = v && *v && strcmp(v, "0") != 0;
-        v = getenv("WARPSIM_DUMP_PTX");
-        if (v && *v)
-            rt_g.dump_dir = xstrdup(v);
         v = getenv("WARPSIM_PROGRESS");
         int progress = v && *v ? strcmp(v, "0") != 0 : progress_wanted(0);
         if (ws_gpu_new(&rt_g.gpu) != WS_OK) {
@@ -226,7 +223,6 @@ __attribute__((destructor)) static void rt_fini(void)
     free(rt_g.allocs);
     free(rt_g.stats_json);
     free(rt_g.failure);
-    free(rt_g.dump_dir);
     memset(&rt_g, 0, sizeof rt_g);
 }
 

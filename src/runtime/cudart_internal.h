@@ -85,7 +85,6 @@ struct rt_state {
     uint64_t nrefused;    /* calls refused by a sticky error */
     struct rt_kernel_fails *kfails;
     size_t nkfails, kfails_cap;
-    char *dump_dir;       /* WARPSIM_DUMP_PTX: write the PTX loaded here */
     int interrupted;      /* Ctrl-C stopped a kernel: stats status "partial" */
     int stats_print;
     struct progress_line progress; /* shown while kernels run (WARPSIM_PROGRESS) */

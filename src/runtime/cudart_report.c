@@ -17,6 +17,13 @@
 #include "base/file.h"
 #include "runtime/fatbin.h"
 
+/* WARPSIM_DUMP_PTX: where to write the PTX, NULL for nowhere */
+static const char *dump_dir(void)
+{
+    const char *v = getenv("WARPSIM_DUMP_PTX");
+    return v && *v ? v : NULL;
+}
+
 static struct rt_kernel_fails *kernel_entry(const char *name)
 {
     for (size_t i = 0; i < rt_g.nkfails; i++)
@@ -80,7 +87,7 @@ static void print_summary(FILE *out)
                 "warpsim: after a fault %llu CUDA %s returned the fault's error (sticky until "
                 "cudaDeviceReset, as on a GPU)\n",
                 (unsigned long long)rt_g.nrefused, plural(rt_g.nrefused, "call", "calls"));
-    if (!rt_g.dump_dir)
+    if (!dump_dir())
         fprintf(out, "warpsim: to read the PTX files named above, run again under "
                      "`warpsim exec --dump-ptx DIR`\n");
 }
@@ -118,15 +125,16 @@ void rt_report_at_exit(void)
 
 void rt_ptx_name(const struct rt_fatbin *fb, unsigned arch, char *out, size_t len)
 {
-    if (rt_g.dump_dir)
-        snprintf(out, len, "%s/tu%u.compute_%u.ptx", rt_g.dump_dir, fb->index, arch);
+    const char *dir = dump_dir();
+    if (dir)
+        snprintf(out, len, "%s/tu%u.compute_%u.ptx", dir, fb->index, arch);
     else
         snprintf(out, len, "tu%u.compute_%u.ptx", fb->index, arch);
 }
 
 void rt_ptx_dump(const struct rt_fatbin *fb, const char *ptx, size_t len, unsigned arch)
 {
-    if (!rt_g.dump_dir)
+    if (!dump_dir())
         return;
     char path[4096];
     rt_ptx_name(fb, arch, path, sizeof path);
@@ -148,7 +156,7 @@ void rt_ptx_dump(const struct rt_fatbin *fb, const char *ptx, size_t len, unsign
 /* The PTX of the translation units no launch or symbol look-up loaded. */
 void rt_ptx_dump_unloaded(void)
 {
-    if (!rt_g.dump_dir)
+    if (!dump_dir())
         return;
     for (size_t i = 0; i < rt_g.nfbs; i++) {
         const struct rt_fatbin *fb = rt_g.fbs[i];
