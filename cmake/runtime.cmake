@@ -68,7 +68,8 @@ find_program(NVCC nvcc PATHS /usr/local/cuda/bin)
 set(WS_CUDA_PROGRAMS
   "api_basic:api_basic.cu"
   "multi:multi_main.cu,multi_a.cu,multi_b.cu"
-  "spin:spin.cu")
+  "spin:spin.cu"
+  "nw_wrap:nw_wrap.cu")
 if(WS_SANITIZE)
   if(CMAKE_C_COMPILER_ID STREQUAL "Clang")
     set(WS_ASAN_LIB libclang_rt.asan-x86_64.so)
@@ -118,6 +119,14 @@ if(NVCC)
       DEPENDS ${PROJECT_SOURCE_DIR}/tests/cuda/fault.cu VERBATIM COMMENT "nvcc ${prog}")
     list(APPEND WS_CUDA_BINS ${WS_CUDA_OUT}/${prog})
   endforeach()
+  # the wrapping shared addresses through the timing model too
+  add_test(NAME cuda/nw_wrap-timing COMMAND warpsim exec --config gtx480 -- ${WS_CUDA_OUT}/nw_wrap
+           WORKING_DIRECTORY ${WS_CUDA_OUT})
+  set_tests_properties(cuda/nw_wrap-timing PROPERTIES PASS_REGULAR_EXPRESSION "PASS"
+                       FAIL_REGULAR_EXPRESSION "FAIL")
+  if(WS_SANITIZE)
+    set_tests_properties(cuda/nw_wrap-timing PROPERTIES ENVIRONMENT "LD_PRELOAD=${WS_ASAN_RUNTIME}")
+  endif()
   add_test(NAME cuda/fault COMMAND ${PROJECT_SOURCE_DIR}/tests/cuda/fault.sh
            $<TARGET_FILE:warpsim> ${WS_CUDA_OUT}/fault ${WS_CUDA_OUT}/fault_lines)
   add_custom_target(cuda_programs ALL DEPENDS ${WS_CUDA_BINS})

@@ -225,6 +225,7 @@ const char *ws_status_name(int status)
         "WS_OK",          "WS_ERR_INVALID", "WS_ERR_PARSE",    "WS_ERR_UNSUPPORTED",
         "WS_ERR_NOT_FOUND", "WS_ERR_NOMEM", "WS_ERR_FAULT",    "WS_ERR_LAUNCH",
         "WS_ERR_DEADLOCK", "WS_ERR_IO",     "WS_ERR_VERIFY",   "WS_ERR_INTERRUPTED",
+        "WS_ERR_MISALIGNED",
     };
     if (status < 0 || (size_t)status >= sizeof names / sizeof names[0])
         return "WS_ERR_UNKNOWN";

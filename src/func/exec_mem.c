@@ -49,13 +49,13 @@ static const char *acc_name(int kind)
     return kind == ACC_READ ? "read" : kind == ACC_WRITE ? "write" : "atomic";
 }
 
-static int mem_fault(const struct step *s, uint32_t lane, int kind, uint64_t addr, unsigned n,
-                     const char *why)
+static int mem_fault(const struct step *s, uint32_t lane, int code, int kind, uint64_t addr,
+                     unsigned n, const char *why)
 {
     char pos[768];
     exec_where(s, lane, pos, sizeof pos);
-    return err_set(s->e, WS_ERR_FAULT, "%s: %s of %u bytes at 0x%" PRIx64 " %s", pos,
-                   acc_name(kind), n, addr, why);
+    return err_set(s->e, code, "%s: %s of %u bytes at 0x%" PRIx64 " %s", pos, acc_name(kind), n,
+                   addr, why);
 }
 
 /* Host pointer for n bytes at addr in `space` for lane; NULL + fault on error. */
@@ -67,7 +67,7 @@ uint8_t *exec_resolve(const struct step *s, uint32_t lane, unsigned space, uint6
     char why[256];
     if (n && (addr & (n - 1)) != 0 && (n & (n - 1)) == 0) {
         snprintf(why, sizeof why, "misaligned (needs %u-byte alignment)", n);
-        mem_fault(s, lane, kind, addr, n, why);
+        mem_fault(s, lane, WS_ERR_MISALIGNED, kind, addr, n, why);
         return NULL;
     }
     if (space == PTX_SPACE_NONE) {
@@ -137,7 +137,7 @@ uint8_t *exec_resolve(const struct step *s, uint32_t lane, unsigned space, uint6
                  ptx_space_name((enum ptx_space)space));
         break;
     }
-    mem_fault(s, lane, kind, addr, n, why);
+    mem_fault(s, lane, WS_ERR_FAULT, kind, addr, n, why);
     return NULL;
 }
 

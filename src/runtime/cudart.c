@@ -51,6 +51,7 @@ cudaError_t rt_from_ws(int st)
     case WS_ERR_NOT_FOUND: return cudaErrorInvalidDeviceFunction;
     case WS_ERR_NOMEM: return cudaErrorMemoryAllocation;
     case WS_ERR_FAULT: return cudaErrorIllegalAddress;
+    case WS_ERR_MISALIGNED: return cudaErrorMisalignedAddress;
     case WS_ERR_LAUNCH: return cudaErrorInvalidConfiguration;
     case WS_ERR_DEADLOCK: return cudaErrorLaunchTimeout;
     default: return cudaErrorLaunchFailure;

@@ -82,7 +82,7 @@ static cudaError_t launch(struct rt_func *f, dim3 grid, dim3 block, void **args,
     }
     if (st != WS_OK) {
         cudaError_t rc2 = rt_from_ws(st);
-        if (st == WS_ERR_FAULT || st == WS_ERR_DEADLOCK)
+        if (st == WS_ERR_FAULT || st == WS_ERR_MISALIGNED || st == WS_ERR_DEADLOCK)
             rt_g.pending = rt_g.sticky = rc2;
         /* the message names the kernel; printed in full by the summary at exit */
         rt_report_failed_launch(f->name, rc2, fn, ws_last_error(gpu));

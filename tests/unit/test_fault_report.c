@@ -42,6 +42,11 @@ static const char *const ptx_oob =
     "  mov.u32 %r1, 0;\n"
     "  st.global.u32 [%rd1+4096], %r1;\n"
     "  ret;\n}\n"
+    ".visible .entry misaligned(.param .u64 out)\n{\n"
+    "  .reg .b64 %rd<2>;\n  .reg .b32 %r<2>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  ld.global.u32 %r1, [%rd1+2];\n"
+    "  ret;\n}\n"
     "\t.file\t1 \"/home/user/bench/oob.cu\", 1700000000, 512\n"
     "\t.file\t2 \"helpers.cuh\"\n";
 
@@ -152,6 +157,24 @@ static void test_fault_message_ptx_line(void **state)
     ws_gpu_free(f.gpu);
 }
 
+/* A misaligned access is a fault of its own kind (a GPU reports
+ * cudaErrorMisalignedAddress rather than cudaErrorIllegalAddress). */
+static void test_misaligned(void **state)
+{
+    (void)state;
+    struct fx f;
+    setup_fx(&f, "functional", "1"); /* oob_read_zero does not hide it */
+    void *args[] = {&f.out};
+    assert_int_equal(ws_launch(f.mod, "misaligned", ws_dim(1, 1, 1), ws_dim(1, 1, 1), 0, args),
+                     WS_ERR_MISALIGNED);
+    assert_non_null(strstr(ws_last_error(f.gpu), "kernel 'misaligned' thread (0,0,0) block "
+                                                 "(0,0,0) at tu0.compute_75.ptx:40 (PC 17: "
+                                                 "ld.global.u32): read of 4 bytes at 0x"));
+    assert_non_null(strstr(ws_last_error(f.gpu), " misaligned (needs 4-byte alignment)"));
+    assert_string_equal(ws_status_name(WS_ERR_MISALIGNED), "WS_ERR_MISALIGNED");
+    ws_gpu_free(f.gpu);
+}
+
 /* oob_read_zero=1: the 8 threads past the end read 0 and are counted; the
  * other 24 read their values; writes out of bounds still fault. */
 static void check_oob_zero(const char *mode)
@@ -205,6 +228,7 @@ int main(void)
         cmocka_unit_test(test_loc_errors),
         cmocka_unit_test(test_fault_message),
         cmocka_unit_test(test_fault_message_ptx_line),
+        cmocka_unit_test(test_misaligned),
         cmocka_unit_test(test_oob_zero_functional),
         cmocka_unit_test(test_oob_zero_timing),
         cmocka_unit_test(test_oob_default),
