@@ -22,6 +22,7 @@ set(WS_CUDART_SOURCES
   ${PROJECT_SOURCE_DIR}/src/runtime/cudart_launch.c
   ${PROJECT_SOURCE_DIR}/src/runtime/cudart_memory.c
   ${PROJECT_SOURCE_DIR}/src/runtime/cudart_device.c
+  ${PROJECT_SOURCE_DIR}/src/runtime/cudart_report.c
   ${PROJECT_SOURCE_DIR}/src/runtime/cudart_stubs.c)
 add_library(warpsim_cudart_objs OBJECT ${WS_CUDART_SOURCES})
 set_target_properties(warpsim_cudart_objs PROPERTIES POSITION_INDEPENDENT_CODE ON
@@ -67,7 +68,8 @@ find_program(NVCC nvcc PATHS /usr/local/cuda/bin)
 set(WS_CUDA_PROGRAMS
   "api_basic:api_basic.cu"
   "multi:multi_main.cu,multi_a.cu,multi_b.cu"
-  "spin:spin.cu")
+  "spin:spin.cu"
+  "nw_wrap:nw_wrap.cu")
 if(WS_SANITIZE)
   if(CMAKE_C_COMPILER_ID STREQUAL "Clang")
     set(WS_ASAN_LIB libclang_rt.asan-x86_64.so)
@@ -103,13 +105,37 @@ if(NVCC)
       set_tests_properties(cuda/${prog} PROPERTIES ENVIRONMENT "LD_PRELOAD=${WS_ASAN_RUNTIME}")
     endif()
   endforeach()
+  # a program whose kernel faults (issue 15), built without and with -lineinfo:
+  # exit status, the one summary, the CUDA line, --dump-ptx, oob_read_zero
+  foreach(prog fault fault_lines)
+    set(flags)
+    if(prog STREQUAL "fault_lines")
+      set(flags -lineinfo)
+    endif()
+    add_custom_command(OUTPUT ${WS_CUDA_OUT}/${prog}
+      COMMAND ${NVCC} -cudart shared -gencode arch=compute_75,code=compute_75 -O2
+              -Wno-deprecated-gpu-targets ${flags} ${PROJECT_SOURCE_DIR}/tests/cuda/fault.cu
+              -o ${WS_CUDA_OUT}/${prog}
+      DEPENDS ${PROJECT_SOURCE_DIR}/tests/cuda/fault.cu VERBATIM COMMENT "nvcc ${prog}")
+    list(APPEND WS_CUDA_BINS ${WS_CUDA_OUT}/${prog})
+  endforeach()
+  # the wrapping shared addresses through the timing model too
+  add_test(NAME cuda/nw_wrap-timing COMMAND warpsim exec --config gtx480 -- ${WS_CUDA_OUT}/nw_wrap
+           WORKING_DIRECTORY ${WS_CUDA_OUT})
+  set_tests_properties(cuda/nw_wrap-timing PROPERTIES PASS_REGULAR_EXPRESSION "PASS"
+                       FAIL_REGULAR_EXPRESSION "FAIL")
+  if(WS_SANITIZE)
+    set_tests_properties(cuda/nw_wrap-timing PROPERTIES ENVIRONMENT "LD_PRELOAD=${WS_ASAN_RUNTIME}")
+  endif()
+  add_test(NAME cuda/fault COMMAND ${PROJECT_SOURCE_DIR}/tests/cuda/fault.sh
+           $<TARGET_FILE:warpsim> ${WS_CUDA_OUT}/fault ${WS_CUDA_OUT}/fault_lines)
   add_custom_target(cuda_programs ALL DEPENDS ${WS_CUDA_BINS})
   # Ctrl-C during a kernel of a program under `warpsim exec`
   add_test(NAME cuda/sigint COMMAND ${PROJECT_SOURCE_DIR}/tests/cuda/sigint.sh
            $<TARGET_FILE:warpsim> ${WS_CUDA_OUT}/spin)
   if(WS_SANITIZE)
     # preloaded into the program only (the script's own shell is not instrumented)
-    set_tests_properties(cuda/sigint PROPERTIES ENVIRONMENT "WS_PRELOAD=${WS_ASAN_RUNTIME}")
+    set_tests_properties(cuda/sigint cuda/fault PROPERTIES ENVIRONMENT "WS_PRELOAD=${WS_ASAN_RUNTIME}")
     # the sweep test's program points run these programs too
     set_tests_properties(sweep/local PROPERTIES ENVIRONMENT "WS_PRELOAD=${WS_ASAN_RUNTIME}")
   endif()

@@ -46,6 +46,7 @@ enum ws_status {
     WS_ERR_IO,          /* a file could not be read or written */
     WS_ERR_VERIFY,      /* a workload's result differs from its CPU reference */
     WS_ERR_INTERRUPTED, /* stopped by the interrupt flag (ws_gpu_set_interrupt) */
+    WS_ERR_MISALIGNED,  /* kernel fault: an access not aligned to its size (as WS_ERR_FAULT) */
 };
 
 typedef struct ws_gpu ws_gpu;

@@ -34,6 +34,7 @@ static void sync_config(ws_gpu *gpu)
     gpu->cfg.order = strcmp(gpu->config.func_order, "interleaved") == 0 ? FUNC_ORDER_INTERLEAVED
                                                                        : FUNC_ORDER_SERIAL;
     gpu->cfg.window = gpu->config.func_window;
+    gpu->cfg.oob_read_zero = gpu->config.oob_read_zero;
 }
 
 
@@ -162,6 +163,10 @@ static void register_func_stats(struct stats *s, const struct func_stats *f)
     stats_counter(s, "kernels_launched", "kernel launches", &f->kernels_launched, 1, 0);
     stats_counter(s, "ctas_launched", "CTAs launched", &f->ctas_launched, 1, 0);
     stats_counter(s, "warps_launched", "warps launched", &f->warps_launched, 1, 0);
+    stats_counter(s, "oob_global_reads_zeroed",
+                  "thread reads (each vector element) of global memory outside every "
+                  "allocation that returned zero (option oob_read_zero)",
+                  &f->oob_reads_zeroed, 1, 0);
     for (int c = 0; c < ICLASS_COUNT; c++) {
         char name[64];
         snprintf(name, sizeof name, "warp_insn_%s", inst_class_name((enum inst_class)c));
@@ -231,6 +236,7 @@ const char *ws_status_name(int status)
         "WS_OK",          "WS_ERR_INVALID", "WS_ERR_PARSE",    "WS_ERR_UNSUPPORTED",
         "WS_ERR_NOT_FOUND", "WS_ERR_NOMEM", "WS_ERR_FAULT",    "WS_ERR_LAUNCH",
         "WS_ERR_DEADLOCK", "WS_ERR_IO",     "WS_ERR_VERIFY",   "WS_ERR_INTERRUPTED",
+        "WS_ERR_MISALIGNED",
     };
     if (status < 0 || (size_t)status >= sizeof names / sizeof names[0])
         return "WS_ERR_UNKNOWN";

@@ -5,6 +5,7 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <limits.h>
 #include <stdio.h>
@@ -33,7 +34,13 @@ static void exec_usage(FILE *out)
             "                      (WARPSIM_STATS_JSON)\n"
             "  --stats             print the statistics on stderr at exit (WARPSIM_STATS)\n"
             "  --progress          a progress line during kernels even when stderr is not a\n"
-            "                      terminal (WARPSIM_PROGRESS=1; 0 turns it off on a terminal)\n");
+            "                      terminal (WARPSIM_PROGRESS=1; 0 turns it off on a terminal)\n"
+            "  --dump-ptx DIR      write the PTX of every translation unit to DIR under the\n"
+            "                      names fault messages use, tuN.compute_XX.ptx\n"
+            "                      (WARPSIM_DUMP_PTX; DIR is created if missing)\n"
+            "  --keep-status       exit with the program's own status even when kernels\n"
+            "                      failed (default: 1 when the program exits 0 after a\n"
+            "                      failed kernel launch)\n");
 }
 
 /* Directory holding libcudart.so.13: $WARPSIM_CUDART_DIR, else lib/ next to
@@ -99,6 +106,25 @@ static int validate(const char *config, const char *sched, const char *mode, cha
     return rc;
 }
 
+/* --dump-ptx DIR: created if missing (one level); must be a writable directory. */
+static int check_dump_dir(const char *dir)
+{
+    struct stat st;
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "warpsim exec: --dump-ptx %s: %s\n", dir, strerror(errno));
+        return 2;
+    }
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "warpsim exec: --dump-ptx %s: not a directory\n", dir);
+        return 2;
+    }
+    if (access(dir, W_OK | X_OK) != 0) {
+        fprintf(stderr, "warpsim exec: --dump-ptx %s: %s\n", dir, strerror(errno));
+        return 2;
+    }
+    return 0;
+}
+
 /* Whether the statistics file at path was written by this run (modified at
  * or after `start`) with status "complete". */
 static int stats_complete(const char *path, time_t start)
@@ -116,11 +142,36 @@ static int stats_complete(const char *path, time_t start)
     return ok;
 }
 
+/* Failed kernel launches the runtime reported on the status pipe: one line
+ * "failed_launches N" per process that loaded it (summed). */
+static unsigned long long read_failed_launches(int fd)
+{
+    char buf[4096];
+    size_t len = 0;
+    ssize_t n;
+    while (len < sizeof buf - 1 && (n = read(fd, buf + len, sizeof buf - 1 - len)) != 0) {
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            break; /* EAGAIN: a descendant still holds the pipe open */
+        }
+        len += (size_t)n;
+    }
+    buf[len] = '\0';
+    unsigned long long total = 0;
+    for (char *p = buf; (p = strstr(p, "failed_launches ")) != NULL;) {
+        p += strlen("failed_launches ");
+        total += strtoull(p, &p, 10);
+    }
+    return total;
+}
+
 /* Run the program as a child and return its exit status (128 + signal when
  * killed); a program that exits 0 without the statistics it was asked for
  * (unwritable file, a failed kernel) makes the status 1, so a lost result
- * is never reported as success. */
-static int run_program(char **prog, const char *stats_json)
+ * is never reported as success; so does one that exits 0 after a failed
+ * kernel launch, unless keep_status. */
+static int run_program(char **prog, const char *stats_json, int keep_status)
 {
     if (stats_json) {
         struct file_out o;
@@ -131,27 +182,53 @@ static int run_program(char **prog, const char *stats_json)
         }
         file_out_abort(&o);
     }
+    /* the runtime reports failed launches on a pipe (WARPSIM_STATUS_FD) */
+    int status_pipe[2];
+    if (pipe2(status_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
+        fprintf(stderr, "warpsim exec: cannot create a pipe: %s\n", strerror(errno));
+        return 1;
+    }
     time_t start = time(NULL);
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
         fprintf(stderr, "warpsim exec: cannot fork: %s\n", strerror(errno));
+        close(status_pipe[0]);
+        close(status_pipe[1]);
         return 1;
     }
     if (pid == 0) {
+        char fdnum[16];
+        snprintf(fdnum, sizeof fdnum, "%d", status_pipe[1]);
+        setenv("WARPSIM_STATUS_FD", fdnum, 1);
+        fcntl(status_pipe[1], F_SETFD, 0); /* inherited by the program */
+        fcntl(status_pipe[1], F_SETFL, 0);
         execvp(prog[0], prog);
         fprintf(stderr, "warpsim exec: cannot run %s: %s\n", prog[0], strerror(errno));
         _exit(127);
     }
     /* Ctrl-C reaches the program through the terminal; the wrapper waits */
     signal(SIGINT, SIG_IGN);
+    close(status_pipe[1]);
     int status;
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR) {
             fprintf(stderr, "warpsim exec: waitpid: %s\n", strerror(errno));
+            close(status_pipe[0]);
             return 1;
         }
+    unsigned long long failed = read_failed_launches(status_pipe[0]);
+    close(status_pipe[0]);
     int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    if (keep_status)
+        return rc;
+    if (rc == 0 && failed) {
+        fprintf(stderr,
+                "warpsim exec: %llu kernel %s failed (see the summary above): exit status 1, "
+                "the program's was 0 (--keep-status keeps it)\n",
+                failed, failed == 1 ? "launch" : "launches");
+        return 1;
+    }
     if (rc == 0 && stats_json && !stats_complete(stats_json, start)) {
         fprintf(stderr, "warpsim exec: %s was not written with status \"complete\" "
                         "(see the messages above)\n", stats_json);
@@ -163,7 +240,8 @@ static int run_program(char **prog, const char *stats_json)
 int cmd_exec(int argc, char **argv)
 {
     const char *config = NULL, *sched = NULL, *mode = NULL, *stats_json = NULL;
-    int stats = 0, progress = 0;
+    const char *dump_ptx = NULL;
+    int stats = 0, progress = 0, keep_status = 0;
     char **sets = xcalloc((size_t)argc + 1, sizeof *sets);
     size_t nsets = 0;
     int i = 0, rc = 2;
@@ -184,6 +262,7 @@ int cmd_exec(int argc, char **argv)
                             : strcmp(a, "--sched") == 0      ? &sched
                             : strcmp(a, "--mode") == 0       ? &mode
                             : strcmp(a, "--stats-json") == 0 ? &stats_json
+                            : strcmp(a, "--dump-ptx") == 0   ? &dump_ptx
                                                              : NULL;
         if (slot) {
             if (!(*slot = cli_value(argc, argv, &i)))
@@ -201,6 +280,8 @@ int cmd_exec(int argc, char **argv)
             stats = 1;
         } else if (strcmp(a, "--progress") == 0) {
             progress = 1;
+        } else if (strcmp(a, "--keep-status") == 0) {
+            keep_status = 1;
         } else {
             fprintf(stderr, "warpsim exec: unknown option '%s'\n", a);
             exec_usage(stderr);
@@ -213,6 +294,8 @@ int cmd_exec(int argc, char **argv)
         goto out;
     }
     if ((rc = validate(config, sched, mode, sets, nsets)) != 0)
+        goto out;
+    if (dump_ptx && (rc = check_dump_dir(dump_ptx)) != 0)
         goto out;
     char dir[PATH_MAX];
     if (find_lib_dir(dir, sizeof dir) != 0) {
@@ -239,6 +322,8 @@ int cmd_exec(int argc, char **argv)
         setenv("WARPSIM_STATS", "1", 1);
     if (progress)
         setenv("WARPSIM_PROGRESS", "1", 1);
+    if (dump_ptx)
+        setenv("WARPSIM_DUMP_PTX", dump_ptx, 1);
     if (nsets) {
         size_t len = 1;
         for (size_t k = 0; k < nsets; k++)
@@ -253,7 +338,7 @@ int cmd_exec(int argc, char **argv)
         free(joined);
     }
     free(sets);
-    return run_program(&argv[i], stats_json);
+    return run_program(&argv[i], stats_json, keep_status);
 out:
     free(sets);
     return rc;

@@ -90,6 +90,10 @@ static const struct cfg_key cfg_keys[] = {
            "warp instructions one launch may execute before it is stopped (0 = unlimited; "
            "the default stops a runaway kernel within minutes, 14x the largest built-in "
            "workload at size large)"),
+    {"oob_read_zero", CFG_BOOL, F(oob_read_zero), 0, "0", 0, 1, NULL, 1,
+     "1: a global-memory read outside every allocation returns zero and the kernel goes on "
+     "(counted by oob_global_reads_zeroed, a warning at exit under warpsim exec) instead of "
+     "faulting, as some old benchmarks expect; writes and atomics still fault", 0, 0},
     K_U64("deadlock_cycles", deadlock_cycles, "100000", 1, 1000000000,
           "watchdog: core cycles with no issue and no memory progress before the run stops"),
     K_U64("livelock_cycles", livelock_cycles, "10000000", 0, UINT64_MAX,
@@ -657,8 +661,8 @@ void config_print(const struct gpu_config *c, FILE *out)
 /* The keys functional execution reads; every other key configures the timing
  * model. */
 static const char *const cfg_functional_keys[] = {
-    "mode", "device_memory", "local_memory_per_thread", "max_warp_insn", "racecheck",
-    "func_order", "func_window"};
+    "mode", "device_memory", "local_memory_per_thread", "max_warp_insn", "oob_read_zero",
+    "racecheck", "func_order", "func_window"};
 
 void config_print_used(const struct gpu_config *c, FILE *out)
 {

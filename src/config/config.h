@@ -36,6 +36,7 @@ struct gpu_config {
     uint64_t device_memory;      /* bytes of simulated device memory */
     uint64_t local_memory_per_thread;
     uint64_t max_warp_insn;      /* per launch, 0 = unlimited */
+    uint32_t oob_read_zero;      /* a global read outside every allocation gives 0 */
     uint64_t deadlock_cycles;    /* watchdog: no issue and no memory progress */
     uint64_t livelock_cycles;    /* watchdog: warps at a barrier, the others never come */
     uint64_t timeline_interval;  /* cycles between --timeline samples */
@@ -169,8 +170,8 @@ int config_key_is_simulation(const char *key);
 void config_print(const struct gpu_config *c, FILE *out);
 /* The same for the keys the current mode reads: every key in timing mode; in
  * functional mode only mode, device_memory, local_memory_per_thread,
- * max_warp_insn, racecheck, func_order and func_window (the rest configure
- * the timing model). */
+ * max_warp_insn, oob_read_zero, racecheck, func_order and func_window (the
+ * rest configure the timing model). */
 void config_print_used(const struct gpu_config *c, FILE *out);
 /* Same as a JSON object (for --stats-json): "{" at the current position,
  * members indented by indent + 2 spaces, "}" indented by indent. */

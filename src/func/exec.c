@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/demangle.h"
 #include "func/alu.h"
 #include "func/exec_internal.h"
 #include "func/racecheck.h"
@@ -38,27 +39,37 @@ static void inst_text(const struct ptx_module *m, const struct ptx_inst *in, cha
     (void)m;
 }
 
-/* "kernel 'k' PC 12 (mod:34: ld.global.f32) thread (1,0,0) block (0,0,0)" */
+/* "kernel 'k(float*)' thread (1,0,0) block (0,0,0) at k.cu:7 (mod.ptx:34, PC 12:
+ * ld.global.f32)", the CUDA source position when the PTX has .loc lines, else
+ * "... at mod.ptx:34 (PC 12: ld.global.f32)".  The kernel name is demangled. */
 int exec_where(const struct step *s, uint32_t lane, char *buf, size_t len)
 {
-    char txt[64];
+    char txt[64], name[256], ptx[320];
     inst_text(s->m, s->in, txt, sizeof txt);
-    return snprintf(buf, len, "kernel '%s' PC %u (%s:%u: %s) thread (%u,%u,%u) block (%u,%u,%u)",
-                    s->m->funcs[s->k->func].name, s->pc, s->m->name ? s->m->name : "<module>",
-                    s->in->line, txt, s->w->tid[0][lane], s->w->tid[1][lane],
-                    s->w->tid[2][lane], s->c->ctaid[0], s->c->ctaid[1], s->c->ctaid[2]);
+    const char *kname = demangle(s->m->funcs[s->k->func].name, name, sizeof name);
+    int n = snprintf(buf, len, "kernel '%s' thread (%u,%u,%u) block (%u,%u,%u) at ", kname,
+                     s->w->tid[0][lane], s->w->tid[1][lane], s->w->tid[2][lane], s->c->ctaid[0],
+                     s->c->ctaid[1], s->c->ctaid[2]);
+    if (n < 0 || (size_t)n >= len)
+        return n;
+    snprintf(ptx, sizeof ptx, "%s:%u", s->m->name ? s->m->name : "<module>", s->in->line);
+    const char *src = ptx_inst_src_file(s->m, s->in);
+    if (src)
+        return n + snprintf(buf + n, len - (size_t)n, "%s:%u (%s, PC %u: %s)", src,
+                            s->in->src_line, ptx, s->pc, txt);
+    return n + snprintf(buf + n, len - (size_t)n, "%s (PC %u: %s)", ptx, s->pc, txt);
 }
 
 int exec_fail(const struct step *s, uint32_t lane, int code, const char *what)
 {
-    char pos[512];
+    char pos[768];
     exec_where(s, lane, pos, sizeof pos);
     return err_set(s->e, code, "%s: %s", pos, what);
 }
 
 int exec_unsupported(const struct step *s, const char *what)
 {
-    char pos[512];
+    char pos[768];
     exec_where(s, first_lane(s->active), pos, sizeof pos);
     return err_set(s->e, WS_ERR_UNSUPPORTED, "%s: unsupported %s", pos, what);
 }
@@ -484,7 +495,7 @@ static int exec_alu(const struct step *s, uint32_t mask)
         exec_opnd_read(s, ptx_src(s->m, in, i), src[i]);
     int rc = alu_exec(in, mask, (const uint64_t(*)[32])src, dst, &s->w->carry, s->e);
     if (rc != WS_OK) {
-        char pos[512], msg[ERR_MSG_MAX];
+        char pos[768], msg[ERR_MSG_MAX];
         snprintf(msg, sizeof msg, "%s", s->e->msg);
         exec_where(s, first_lane(mask), pos, sizeof pos);
         return err_set(s->e, rc, "%s: %s", pos, msg);

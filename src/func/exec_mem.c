@@ -9,14 +9,30 @@
 
 /* ---- memory --------------------------------------------------------------- */
 
-/* Per-lane addresses of an ADDR operand (in the operand's space). */
+/* Addresses in the .shared, .local and .param windows are 32 bits wide (as
+ * on hardware and in GPGPU-Sim): arithmetic on them wraps at 2^32. */
+static uint64_t space_addr_mask(unsigned space)
+{
+    switch (space) {
+    case PTX_SPACE_SHARED:
+    case PTX_SPACE_LOCAL:
+    case PTX_SPACE_PARAM: return 0xffffffffull;
+    default: return ~0ull;
+    }
+}
+
+/* Per-lane addresses of an ADDR operand (in the operand's space): [reg+imm]
+ * is added at the register's width (a 32-bit register wraps at 2^32), then
+ * cut to the width of the space's addresses. */
 static void addr_compute(const struct step *s, const struct ptx_operand *o, uint32_t mask,
                          uint64_t addr[32], int *kparam)
 {
+    uint64_t wm = space_addr_mask(s->in->space);
     *kparam = 0;
     if (o->reg != PTX_NO_INDEX) {
         const uint64_t *r = reg_ptr(s->w, o->reg);
-        FOR_LANES(l, mask) addr[l] = r[l] + (uint64_t)o->imm;
+        wm &= exec_reg_width_mask(s, o->reg);
+        FOR_LANES(l, mask) addr[l] = (r[l] + (uint64_t)o->imm) & wm;
         *kparam = s->m->funcs[s->in->func].is_entry;
         return;
     }
@@ -26,7 +42,7 @@ static void addr_compute(const struct step *s, const struct ptx_operand *o, uint
         base = exec_var_addr(s, v);
         *kparam = (v->flags & PTX_VAR_KERNEL_PARAM) != 0;
     }
-    FOR_LANES(l, mask) addr[l] = base + (uint64_t)o->imm;
+    FOR_LANES(l, mask) addr[l] = (base + (uint64_t)o->imm) & wm;
 }
 
 static const char *acc_name(int kind)
@@ -34,13 +50,13 @@ static const char *acc_name(int kind)
     return kind == ACC_READ ? "read" : kind == ACC_WRITE ? "write" : "atomic";
 }
 
-static int mem_fault(const struct step *s, uint32_t lane, int kind, uint64_t addr, unsigned n,
-                     const char *why)
+static int mem_fault(const struct step *s, uint32_t lane, int code, int kind, uint64_t addr,
+                     unsigned n, const char *why)
 {
-    char pos[512];
+    char pos[768];
     exec_where(s, lane, pos, sizeof pos);
-    return err_set(s->e, WS_ERR_FAULT, "%s: %s of %u bytes at 0x%" PRIx64 " %s", pos,
-                   acc_name(kind), n, addr, why);
+    return err_set(s->e, code, "%s: %s of %u bytes at 0x%" PRIx64 " %s", pos, acc_name(kind), n,
+                   addr, why);
 }
 
 /* Host pointer for n bytes at addr in `space` for lane; NULL + fault on error. */
@@ -52,7 +68,7 @@ uint8_t *exec_resolve(const struct step *s, uint32_t lane, unsigned space, uint6
     char why[256];
     if (n && (addr & (n - 1)) != 0 && (n & (n - 1)) == 0) {
         snprintf(why, sizeof why, "misaligned (needs %u-byte alignment)", n);
-        mem_fault(s, lane, kind, addr, n, why);
+        mem_fault(s, lane, WS_ERR_MISALIGNED, kind, addr, n, why);
         return NULL;
     }
     if (space == PTX_SPACE_NONE) {
@@ -73,10 +89,18 @@ uint8_t *exec_resolve(const struct step *s, uint32_t lane, unsigned space, uint6
     switch (space) {
     case PTX_SPACE_GLOBAL:
     case PTX_SPACE_CONST: {
-        uint8_t *p = mem_lookup(s->k->env->mem, a, n);
+        static uint8_t zeros[64]; /* only ever read */
+        const struct func_env *env = s->k->env;
+        uint8_t *p = mem_lookup(env->mem, a, n);
         if (p)
             return p;
-        mem_describe(s->k->env->mem, a, n, why, sizeof why);
+        if (env->cfg.oob_read_zero && kind == ACC_READ && space == PTX_SPACE_GLOBAL &&
+            n <= sizeof zeros) {
+            if (env->stats)
+                env->stats->oob_reads_zeroed++;
+            return zeros;
+        }
+        mem_describe(env->mem, a, n, why, sizeof why);
         break;
     }
     case PTX_SPACE_SHARED:
@@ -117,7 +141,7 @@ uint8_t *exec_resolve(const struct step *s, uint32_t lane, unsigned space, uint6
                  ptx_space_name((enum ptx_space)space));
         break;
     }
-    mem_fault(s, lane, kind, addr, n, why);
+    mem_fault(s, lane, WS_ERR_FAULT, kind, addr, n, why);
     return NULL;
 }
 
@@ -415,10 +439,13 @@ int exec_cvta(const struct step *s, uint32_t mask)
     uint64_t v[32];
     exec_opnd_read(s, ptx_src(s->m, in, 0), v);
     uint64_t base = space_base(in->space);
+    uint64_t wm = space_addr_mask(in->space);
+    /* a window address is its low 32 bits both ways (the destination
+     * register's width then cuts .u32 results) */
     if (in->sub == PTX_SUB_CVTA_TO)
-        FOR_LANES(l, mask) v[l] -= base;
+        FOR_LANES(l, mask) v[l] = (v[l] - base) & wm;
     else
-        FOR_LANES(l, mask) v[l] += base;
+        FOR_LANES(l, mask) v[l] = base + (v[l] & wm);
     exec_dst_write(s, ptx_dst(s->m, in, 0), mask, v);
     return WS_OK;
 }

@@ -37,6 +37,7 @@ struct func_config {
     uint32_t racecheck;               /* 1: report shared-memory hazards (racecheck.h) */
     uint32_t order;                   /* enum func_order: func_run_kernel's order */
     uint32_t window;                  /* interleaved order: CTAs run together */
+    uint32_t oob_read_zero;           /* global reads outside allocations give 0 */
 };
 
 struct func_stats {
@@ -46,6 +47,7 @@ struct func_stats {
     uint64_t kernels_launched, ctas_launched, warps_launched;
     uint64_t class_insn[ICLASS_COUNT]; /* warp instructions per enum inst_class */
     uint64_t racecheck_hazards; /* thread accesses in a shared-memory hazard (racecheck) */
+    uint64_t oob_reads_zeroed;  /* thread reads oob_read_zero answered with 0 */
 };
 
 struct func_kernel;

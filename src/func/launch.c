@@ -11,14 +11,16 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/demangle.h"
 
 static int deadlock(const struct func_kernel *k, const struct func_cta *c, struct err *e)
 {
     const struct ptx_module *m = k->m;
-    char buf[ERR_MSG_MAX];
+    char buf[ERR_MSG_MAX], nb[256];
     int n = snprintf(buf, sizeof buf,
                      "deadlock in kernel '%s' CTA (%u,%u,%u): no warp can progress;",
-                     m->funcs[k->func].name, c->ctaid[0], c->ctaid[1], c->ctaid[2]);
+                     demangle(m->funcs[k->func].name, nb, sizeof nb), c->ctaid[0], c->ctaid[1],
+                     c->ctaid[2]);
     for (uint32_t i = 0; i < c->nwarps && n > 0 && (size_t)n < sizeof buf - 80; i++) {
         const struct func_warp *w = &c->warps[i];
         if (w->state == FUNC_WARP_AT_BARRIER)
@@ -43,20 +45,22 @@ static int step_one(struct func_kernel *k, struct func_cta *c, uint32_t i, struc
         k->env->trace_fn(k->env->trace_ctx, k, c, &c->warps[i], t);
     uint64_t limit = k->env->cfg.max_warp_insn;
     uint64_t nctas = (uint64_t)k->grid[0] * k->grid[1] * k->grid[2];
+    char nb[256]; /* the kernel's demangled name, for messages */
     if (k->env->interrupt && *k->env->interrupt && (k->warp_insn & 1023) == 0)
         return err_set(e, WS_ERR_INTERRUPTED,
                        "kernel '%s' interrupted after %" PRIu64
                        " warp instructions: CTA (%u,%u,%u) of %" PRIu64
                        ", warp %u at PC %u (line %u)",
-                       k->m->funcs[k->func].name, k->warp_insn, c->ctaid[0], c->ctaid[1],
-                       c->ctaid[2], nctas, i, t->pc, k->m->insts[t->pc].line);
+                       demangle(k->m->funcs[k->func].name, nb, sizeof nb), k->warp_insn,
+                       c->ctaid[0], c->ctaid[1], c->ctaid[2], nctas, i, t->pc,
+                       k->m->insts[t->pc].line);
     if (limit && k->warp_insn > limit)
         return err_set(e, WS_ERR_DEADLOCK,
                        "kernel '%s' exceeded the limit of %" PRIu64
                        " warp instructions (option max_warp_insn): infinite "
                        "loop? CTA (%u,%u,%u) warp %u at PC %u",
-                       k->m->funcs[k->func].name, limit, c->ctaid[0], c->ctaid[1],
-                       c->ctaid[2], i, t->pc);
+                       demangle(k->m->funcs[k->func].name, nb, sizeof nb), limit, c->ctaid[0],
+                       c->ctaid[1], c->ctaid[2], i, t->pc);
     return WS_OK;
 }
 

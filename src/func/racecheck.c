@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/demangle.h"
 #include "func/exec_internal.h"
 
 #define RACE_MAX_ENTRIES 64 /* distinct (kind, PC, PC) kept per launch */
@@ -154,16 +155,20 @@ void race_access(const struct step *s, uint32_t lane, uint64_t off, unsigned n, 
     }
 }
 
-/* "thread (x,y,z) of warp w at PC p (module:line: op)" */
+/* "thread (x,y,z) of warp w at [file.cu:line, ]PC p (module:line: op)" */
 static void describe(const struct func_kernel *k, const struct race_acc *a, char *buf,
                      size_t len)
 {
     const struct ptx_module *m = k->m;
     uint32_t bx = k->block[0], by = k->block[1], t = a->thread;
     const struct ptx_inst *in = &m->insts[a->pc];
-    snprintf(buf, len, "thread (%u,%u,%u) of warp %u at PC %u (%s:%u: %s)", t % bx,
-             (t / bx) % by, t / (bx * by), warp_of(a), a->pc, m->name ? m->name : "<module>",
-             in->line, ptx_op_name(in->op));
+    const char *src = ptx_inst_src_file(m, in);
+    char where[300] = "";
+    if (src)
+        snprintf(where, sizeof where, "%s:%u, ", src, in->src_line);
+    snprintf(buf, len, "thread (%u,%u,%u) of warp %u at %sPC %u (%s:%u: %s)", t % bx,
+             (t / bx) % by, t / (bx * by), warp_of(a), where, a->pc,
+             m->name ? m->name : "<module>", in->line, ptx_op_name(in->op));
 }
 
 void race_report(struct func_kernel *k, FILE *out)
@@ -171,14 +176,15 @@ void race_report(struct func_kernel *k, FILE *out)
     struct race_log *log = k->races;
     if (!log)
         return;
+    char name[256];
     fprintf(out,
             "warpsim: racecheck: kernel '%s': %" PRIu64
             " shared-memory hazard%s (thread accesses) at %u instruction pair%s%s\n",
-            k->m->funcs[k->func].name, log->total, log->total == 1 ? "" : "s", log->n,
+            demangle(k->m->funcs[k->func].name, name, sizeof name), log->total, log->total == 1 ? "" : "s", log->n,
             log->n == 1 ? "" : "s", log->dropped ? " (and more, not listed)" : "");
     for (uint32_t i = 0; i < log->n; i++) {
         const struct race_entry *e = &log->e[i];
-        char a[256], b[256];
+        char a[640], b[640];
         describe(k, &e->first, a, sizeof a);
         describe(k, &e->second, b, sizeof b);
         uint32_t g0 = k->grid[0], g1 = k->grid[1];

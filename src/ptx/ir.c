@@ -124,6 +124,16 @@ uint32_t ptx_find_func(const struct ptx_module *m, const char *name)
     return PTX_NO_INDEX;
 }
 
+const char *ptx_inst_src_file(const struct ptx_module *m, const struct ptx_inst *in)
+{
+    if (in->src_line == 0)
+        return NULL;
+    for (uint32_t i = 0; i < m->nfiles; i++)
+        if (m->files[i].id == in->src_file)
+            return m->files[i].path;
+    return NULL;
+}
+
 uint32_t ptx_find_var(const struct ptx_module *m, const char *name)
 {
     /* module-scope variables first, then the first function-scope match */
@@ -156,6 +166,9 @@ void ptx_module_free(struct ptx_module *m)
         free(m->vars[i].name);
         free(m->vars[i].init);
     }
+    for (uint32_t i = 0; i < m->nfiles; i++)
+        free(m->files[i].path);
+    free(m->files);
     free(m->funcs);
     free(m->vars);
     free(m->insts);

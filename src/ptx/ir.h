@@ -231,6 +231,8 @@ struct ptx_inst {
     uint32_t opnd;    /* index of the first operand in module->opnds */
     uint32_t func;    /* index of the owning function in module->funcs */
     uint32_t line, col; /* source position of the opcode token (1-based) */
+    uint32_t src_file, src_line; /* the last .loc before it: .file number and
+                                    CUDA source line; src_line 0 = none */
 };
 
 /* Operand conventions (dst = destinations, src = sources, in order):
@@ -334,7 +336,19 @@ struct ptx_module {
     uint32_t ninsts;
     struct ptx_operand *opnds;
     uint32_t nopnds;
+    struct ptx_src_file *files; /* .file directives (nvcc -lineinfo / -G) */
+    uint32_t nfiles;
 };
+
+/* A ".file N \"path\"" directive: the source file that .loc N names. */
+struct ptx_src_file {
+    uint32_t id;
+    char *path;
+};
+
+/* The CUDA source file of an instruction (its last .loc), NULL when the PTX
+ * carries no line information for it or names an undeclared file. */
+const char *ptx_inst_src_file(const struct ptx_module *m, const struct ptx_inst *in);
 
 static inline const struct ptx_operand *ptx_dst(const struct ptx_module *m,
                                                 const struct ptx_inst *in, unsigned i)

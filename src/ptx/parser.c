@@ -84,11 +84,49 @@ uint64_t parser_uint(struct parser *p, const char *what)
     return t->ival;
 }
 
-/* Skip all remaining tokens on the line of token t (for .loc / .file). */
+/* Skip all remaining tokens on the line of token t. */
 static void p_skip_line(struct parser *p, uint32_t line)
 {
     while (p_cur(p)->kind != PTX_TOK_EOF && p_cur(p)->line == line)
         p_next(p);
+}
+
+static uint32_t p_uint32(struct parser *p, const char *what)
+{
+    const struct ptx_tok *t = p_cur(p);
+    uint64_t v = parser_uint(p, what);
+    if (v > UINT32_MAX)
+        p_fail(p, t, "%s out of range", what);
+    return (uint32_t)v;
+}
+
+/* .file N "path" [, mtime, size]: module scope, often after the functions */
+static void parse_file(struct parser *p)
+{
+    struct ptx_module *m = p->m;
+    const struct ptx_tok *kw = p_next(p);
+    uint32_t id = p_uint32(p, "a file number");
+    const struct ptx_tok *s = p_cur(p);
+    if (s->kind != PTX_TOK_STRING)
+        p_fail(p, s, "expected a file name in quotes, found");
+    p_next(p);
+    for (uint32_t i = 0; i < m->nfiles; i++)
+        if (m->files[i].id == id)
+            p_fail(p, kw, "file number %u declared twice at", id);
+    struct ptx_src_file *f = ARRAY_PUSH(m->files, m->nfiles, p->cap_files);
+    f->id = id;
+    f->path = xstrndup(s->s + 1, s->len - 2);
+    p_skip_line(p, kw->line); /* the optional time stamp and size */
+}
+
+/* .loc file line column [, function_name ..., inlined_at ...]: the CUDA
+ * source position of the instructions that follow */
+static void parse_loc(struct parser *p)
+{
+    const struct ptx_tok *kw = p_next(p);
+    p->loc_file = p_uint32(p, "a file number");
+    p->loc_line = p_uint32(p, "a line number");
+    p_skip_line(p, kw->line);
 }
 
 static void p_skip_to_semi(struct parser *p)
@@ -304,8 +342,10 @@ static void parse_body(struct parser *p)
                 parser_var_decl(p, PTX_SPACE_CONST, 0);
             else if (tok_is(t, ".global"))
                 parser_var_decl(p, PTX_SPACE_GLOBAL, 0);
-            else if (tok_is(t, ".loc") || tok_is(t, ".file"))
-                p_skip_line(p, t->line);
+            else if (tok_is(t, ".loc"))
+                parse_loc(p);
+            else if (tok_is(t, ".file"))
+                parse_file(p);
             else if (tok_is(t, ".pragma"))
                 p_skip_to_semi(p);
             else
@@ -333,6 +373,7 @@ static void parse_function(struct parser *p, int is_entry, uint32_t link_flags)
     struct ptx_module *m = p->m;
     const struct ptx_tok *kw = p_next(p);
     p->npdesc = 0;
+    p->loc_file = p->loc_line = 0;
     size_t nrets = 0;
     if (!is_entry && tok_punct(p_cur(p), '(')) {
         parse_param_list(p, PTX_VAR_FUNC_RET);
@@ -528,8 +569,10 @@ static void parse_module(struct parser *p)
             if (v != 64)
                 p_unsup(p, a, "address size");
             m->address_size = (uint32_t)v;
-        } else if (tok_is(t, ".file") || tok_is(t, ".loc")) {
-            p_skip_line(p, t->line);
+        } else if (tok_is(t, ".file")) {
+            parse_file(p);
+        } else if (tok_is(t, ".loc")) {
+            p_skip_line(p, t->line); /* no instruction follows at module scope */
         } else if (tok_is(t, ".section")) {
             parse_section(p);
         } else if (tok_is(t, ".pragma") || tok_is(t, ".globl")) {

@@ -521,6 +521,8 @@ void parser_inst(struct parser *p)
     c.in.op = (uint16_t)op_lookup(ot);
     c.in.line = ot->line;
     c.in.col = ot->col;
+    c.in.src_file = p->loc_file;
+    c.in.src_line = p->loc_line;
     if (c.in.op == PTX_OP_INVALID) {
         for (size_t i = 0; i < sizeof unsupported_ops / sizeof unsupported_ops[0]; i++)
             if (tok_is(ot, unsupported_ops[i]))

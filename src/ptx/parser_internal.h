@@ -94,6 +94,8 @@ struct parser {
     uint8_t *initbuf; /* initializer bytes being built */
     size_t cap_init;
     uint32_t cur_func; /* PTX_NO_INDEX at module scope */
+    uint32_t loc_file, loc_line; /* the last .loc in the current function */
+    size_t cap_files;
 };
 
 /* Sets a "<name>:<line>:<col>: <what> '<token>'" error and longjmps out. */

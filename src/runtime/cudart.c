@@ -51,6 +51,7 @@ cudaError_t rt_from_ws(int st)
     case WS_ERR_NOT_FOUND: return cudaErrorInvalidDeviceFunction;
     case WS_ERR_NOMEM: return cudaErrorMemoryAllocation;
     case WS_ERR_FAULT: return cudaErrorIllegalAddress;
+    case WS_ERR_MISALIGNED: return cudaErrorMisalignedAddress;
     case WS_ERR_LAUNCH: return cudaErrorInvalidConfiguration;
     case WS_ERR_DEADLOCK: return cudaErrorLaunchTimeout;
     default: return cudaErrorLaunchFailure;
@@ -162,10 +163,9 @@ ws_gpu *rt_gpu(const char *fn)
         return NULL;
     }
     if (rt_g.sticky) {
-        rt_error(rt_g.sticky, fn,
-                 "the device is unusable after an earlier kernel fault (%s); as in CUDA this "
-                 "error stays until cudaDeviceReset",
-                 cudaGetErrorName(rt_g.sticky));
+        /* counted, not printed: the summary at exit tells how many */
+        rt_g.nrefused++;
+        rt_error(rt_g.sticky, fn, NULL);
         return NULL;
     }
     return rt_g.gpu;
@@ -173,8 +173,10 @@ ws_gpu *rt_gpu(const char *fn)
 
 __attribute__((destructor)) static void rt_fini(void)
 {
+    fflush(stdout);
+    rt_ptx_dump_unloaded();
+    rt_report_at_exit();
     if (rt_g.gpu) {
-        fflush(stdout);
         if (rt_g.stats_json) {
             /* atomically, so a failed write never leaves a truncated file */
             struct file_out o;
@@ -281,8 +283,9 @@ cudaError_t rt_load_fatbin(struct rt_fatbin *fb, const char *fn)
             fb->load_rc = cudaErrorInvalidKernelImage;
             continue;
         }
-        char name[64];
-        snprintf(name, sizeof name, "tu%u.compute_%u.ptx", fb->index, en->arch);
+        char name[4096];
+        rt_ptx_name(fb, en->arch, name, sizeof name);
+        rt_ptx_dump(fb, ptx, plen, en->arch);
         int st = ws_module_load_string(gpu, ptx, name, &fb->mod);
         free(ptx);
         if (st == WS_OK) {

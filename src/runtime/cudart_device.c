@@ -46,6 +46,7 @@ static const struct {
     {700, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
     {701, "cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
     {702, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
+    {716, "cudaErrorMisalignedAddress", "misaligned address"},
     {719, "cudaErrorLaunchFailure", "unspecified launch failure"},
     {801, "cudaErrorNotSupported", "operation not supported"},
     {999, "cudaErrorUnknown", "unknown error"},

@@ -47,6 +47,14 @@ struct rt_launch_cfg {
 
 #define RT_CFG_MAX 32
 
+/* Launches of one kernel that failed in the simulator, or were refused by a
+ * sticky error (cudart_report.c). */
+struct rt_kernel_fails {
+    char *name;           /* mangled */
+    uint64_t failed, refused;
+    cudaError_t code;     /* of its first failure */
+};
+
 struct rt_state {
     int inited;
     ws_gpu *gpu;
@@ -70,6 +78,13 @@ struct rt_state {
     size_t nstreams, streams_cap, nevents, events_cap;
     char *stats_json;
     char *failure;        /* first failed launch's message: stats status "failed" */
+    cudaError_t failure_code;
+    uint64_t failure_launch; /* its number, counting every launch from 1 */
+    uint64_t nlaunches;   /* launches attempted */
+    uint64_t nfailed;     /* launches that failed in the simulator */
+    uint64_t nrefused;    /* calls refused by a sticky error */
+    struct rt_kernel_fails *kfails;
+    size_t nkfails, kfails_cap;
     int interrupted;      /* Ctrl-C stopped a kernel: stats status "partial" */
     int stats_print;
     struct progress_line progress; /* shown while kernels run (WARPSIM_PROGRESS) */
@@ -86,6 +101,24 @@ cudaError_t rt_load_fatbin(struct rt_fatbin *fb, const char *fn);
 /* The registration of a kernel / a variable by its host-side address; NULL if none. */
 struct rt_func *rt_find_func(const void *host_fun);
 struct rt_var *rt_find_var(const void *host_var);
+
+/* cudart_report.c */
+/* A launch of kernel (mangled name) failed with code; msg is the simulator's
+ * message.  The first failure prints one line naming fn. */
+void rt_report_failed_launch(const char *kernel, cudaError_t code, const char *fn,
+                             const char *msg);
+/* A launch refused because an earlier fault left the device unusable. */
+void rt_report_refused_launch(const char *kernel);
+/* At exit: the warning about zeroed reads, the failure summary, the count of
+ * failed launches on WARPSIM_STATUS_FD; frees the bookkeeping. */
+void rt_report_at_exit(void);
+/* The name the messages give the PTX of fb for arch: tuN.compute_XX.ptx,
+ * inside the dump directory when there is one. */
+void rt_ptx_name(const struct rt_fatbin *fb, unsigned arch, char *out, size_t len);
+/* Write one PTX text under that name (nothing without a dump directory). */
+void rt_ptx_dump(const struct rt_fatbin *fb, const char *ptx, size_t len, unsigned arch);
+/* Write the PTX of every translation unit that was never loaded. */
+void rt_ptx_dump_unloaded(void);
 
 /* cudart_memory.c */
 /* Copy managed memory host -> device before a kernel, device -> host after. */

@@ -49,8 +49,12 @@ static cudaError_t launch(struct rt_func *f, dim3 grid, dim3 block, void **args,
     cudaError_t rc = rt_check_stream(stream, fn);
     if (rc != cudaSuccess)
         return rc;
-    if (!rt_gpu(fn))
+    rt_g.nlaunches++;
+    if (!rt_gpu(fn)) {
+        if (rt_g.sticky)
+            rt_report_refused_launch(f->name);
         return rt_gpu_status();
+    }
     rc = rt_load_fatbin(f->fb, fn);
     if (rc != cudaSuccess)
         return rt_error(rc, fn, NULL);
@@ -69,7 +73,7 @@ static cudaError_t launch(struct rt_func *f, dim3 grid, dim3 block, void **args,
     progress_line_end(&rt_g.progress); /* the program's own output may follow */
     rt_managed_pull(gpu);
     if (st == WS_ERR_INTERRUPTED) {
-        fprintf(stderr, "warpsim: interrupted: kernel %s: %s\n%s\n", f->name, ws_last_error(gpu),
+        fprintf(stderr, "warpsim: interrupted: %s\n%s\n", ws_last_error(gpu),
                 ws_deadlock_report(gpu));
         rt_g.interrupted = 1;
         free(rt_g.failure);
@@ -78,14 +82,11 @@ static cudaError_t launch(struct rt_func *f, dim3 grid, dim3 block, void **args,
     }
     if (st != WS_OK) {
         cudaError_t rc2 = rt_from_ws(st);
-        if (st == WS_ERR_FAULT || st == WS_ERR_DEADLOCK)
+        if (st == WS_ERR_FAULT || st == WS_ERR_MISALIGNED || st == WS_ERR_DEADLOCK)
             rt_g.pending = rt_g.sticky = rc2;
-        if (!rt_g.failure) {
-            char why[ERR_MSG_MAX + 128];
-            snprintf(why, sizeof why, "kernel %s: %s", f->name, ws_last_error(gpu));
-            rt_g.failure = xstrdup(why);
-        }
-        return rt_error(rc2, fn, "kernel %s: %s", f->name, ws_last_error(gpu));
+        /* the message names the kernel; printed in full by the summary at exit */
+        rt_report_failed_launch(f->name, rc2, fn, ws_last_error(gpu));
+        return rt_error(rc2, fn, NULL);
     }
     return cudaSuccess;
 }

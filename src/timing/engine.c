@@ -11,6 +11,7 @@
 
 #include "analysis/phase.h"
 #include "base/alloc.h"
+#include "base/demangle.h"
 #include "policy/registry.h"
 #include "stats/stats.h"
 #include "timing/memsys.h"
@@ -260,7 +261,8 @@ static void make_report(struct timing *t, const char *heading)
 static int interrupted(struct timing *t, const struct timing_launch *L, uint64_t ctas_done,
                        uint64_t nctas, struct err *e)
 {
-    const char *name = L->m->funcs[L->k->func].name;
+    char nb[256];
+    const char *name = demangle(L->m->funcs[L->k->func].name, nb, sizeof nb);
     char head[256];
     snprintf(head, sizeof head,
              "kernel '%s' interrupted at cycle %" PRIu64 " (%" PRIu64 " of %" PRIu64
@@ -283,11 +285,13 @@ static int deadlock(struct timing *t, const struct timing_launch *L, uint64_t id
     for (uint32_t i = 0; i < t->nsms; i++)
         if (sm_busy(&t->sms[i]))
             n = sm_summary(&t->sms[i], sum, n, sizeof sum);
+    char nb[256];
     return err_set(e, WS_ERR_DEADLOCK,
                    "deadlock in kernel '%s' at cycle %" PRIu64 ": no progress for %" PRIu64
                    " cycles (deadlock_cycles %" PRIu64 ");%s (ws_deadlock_report has the "
                    "full report)",
-                   L->m->funcs[L->k->func].name, t->now, idle, t->cfg->deadlock_cycles, sum);
+                   demangle(L->m->funcs[L->k->func].name, nb, sizeof nb), t->now, idle,
+                   t->cfg->deadlock_cycles, sum);
 }
 
 /* Warps of a CTA wait at a barrier while the CTA's other warps keep issuing
@@ -299,12 +303,14 @@ static int livelock(struct timing *t, const struct timing_launch *L, uint32_t sm
     make_report(t, "");
     char sum[ERR_MSG_MAX - 300];
     sm_summary(&t->sms[sm], sum, 0, sizeof sum);
+    char nb[256];
     return err_set(e, WS_ERR_DEADLOCK,
                    "livelock in kernel '%s' at cycle %" PRIu64 ": warps have waited at a "
                    "barrier for over %" PRIu64 " cycles while the other warps of their CTA run "
                    "without reaching a barrier or exiting (option livelock_cycles);%s "
                    "(ws_deadlock_report has the full report)",
-                   L->m->funcs[L->k->func].name, t->now, t->cfg->livelock_cycles, sum);
+                   demangle(L->m->funcs[L->k->func].name, nb, sizeof nb), t->now,
+                   t->cfg->livelock_cycles, sum);
 }
 
 static void sample_timeline(struct timing *t)
@@ -322,7 +328,8 @@ static int launch_fits(const struct timing *t, const struct func_kernel *k, uint
                        uint32_t shared, struct err *e)
 {
     const struct gpu_config *c = t->cfg;
-    const char *name = k->m->funcs[k->func].name;
+    char nb[256];
+    const char *name = demangle(k->m->funcs[k->func].name, nb, sizeof nb);
     if (k->threads_per_cta > c->max_threads_per_sm)
         return err_set(e, WS_ERR_LAUNCH,
                        "kernel '%s': a CTA of %u threads exceeds sm.threads = %u", name,

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/demangle.h"
 #include "base/log.h"
 #include "timing/engine.h"
 #include "timing/sm.h"
@@ -56,12 +57,14 @@ int issue_check_limit(const struct sm *sm, uint32_t slot, uint32_t pc, struct er
 {
     const struct timing_launch *L = sm->L;
     uint64_t limit = L->max_warp_insn;
+    char nb[256];
     if (limit && L->k->warp_insn > limit)
         return err_set(e, WS_ERR_DEADLOCK,
                        "kernel '%s' exceeded the limit of %" PRIu64
                        " warp instructions (option max_warp_insn): infinite loop? SM %u warp "
                        "slot %u at PC %u",
-                       L->m->funcs[L->k->func].name, limit, sm->id, slot, pc);
+                       demangle(L->m->funcs[L->k->func].name, nb, sizeof nb), limit, sm->id,
+                       slot, pc);
     return WS_OK;
 }
 

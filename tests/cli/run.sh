@@ -130,7 +130,7 @@ check run-order "verification at line ${v:-none}, statistics ${st:-none}, config
 out=$("$ws" run vecadd --mode functional --show-config 2>&1)
 keys=$(sed -n '/^configuration:/,$p' <<<"$out" | grep -E '^[a-z0-9_.]+ = ' | cut -d' ' -f1 | xargs)
 check run-functional-config "functional mode echoes '$keys'" \
-  [ "$keys" = "mode device_memory local_memory_per_thread max_warp_insn racecheck func_order func_window" ]
+  [ "$keys" = "mode device_memory local_memory_per_thread max_warp_insn oob_read_zero racecheck func_order func_window" ]
 reject run-functional-no-timing '^statistics:|gpu_sim_cycle' -- "$ws" run vecadd --mode functional
 expect run-stats-all 0 'l1d_mpki' -- "$ws" run vecadd --stats
 expect run-config-preset 0 'verification  PASSED' -- "$ws" run vecadd --config daws --quiet

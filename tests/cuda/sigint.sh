@@ -34,7 +34,7 @@ if kill -0 "$pid" 2>/dev/null; then
 fi
 wait "$pid"
 rc=$?
-if [ "$rc" = 130 ] && grep -q "warpsim: interrupted: kernel _Z4spinyPj: kernel '_Z4spinyPj' interrupted at cycle" "$tmp/err" &&
+if [ "$rc" = 130 ] && grep -q "warpsim: interrupted: kernel 'spin(unsigned long long, unsigned int\*)' interrupted at cycle" "$tmp/err" &&
    grep -Eq "PC [0-9]+ \(line [0-9]+\)" "$tmp/err" && grep -q '^  "status": "partial",' "$tmp/s.json"; then
   echo "cuda sigint: passed"
   exit 0

@@ -771,7 +771,8 @@ static void test_print_used(void **state)
     fclose(f);
     assert_string_equal(used, "mode = functional\ndevice_memory = 4G\n"
                               "local_memory_per_thread = 1M\nmax_warp_insn = 5000\n"
-                              "racecheck = 0\nfunc_order = serial\nfunc_window = 16\n");
+                              "oob_read_zero = 0\nracecheck = 0\nfunc_order = serial\n"
+                              "func_window = 16\n");
     free(used);
 }
 
