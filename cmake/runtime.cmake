@@ -67,7 +67,10 @@ find_program(NVCC nvcc PATHS /usr/local/cuda/bin)
 set(WS_CUDA_PROGRAMS
   "api_basic:api_basic.cu"
   "multi:multi_main.cu,multi_a.cu,multi_b.cu"
-  "spin:spin.cu")
+  "coop:coop.cu"
+  "atomic_ext:atomic_ext.cu")
+# built only (tests/cuda/sigint.sh runs it)
+set(WS_CUDA_HELPERS "spin:spin.cu")
 if(WS_SANITIZE)
   if(CMAKE_C_COMPILER_ID STREQUAL "Clang")
     set(WS_ASAN_LIB libclang_rt.asan-x86_64.so)
@@ -81,7 +84,7 @@ if(NVCC)
   set(WS_CUDA_OUT ${CMAKE_BINARY_DIR}/cuda)
   file(MAKE_DIRECTORY ${WS_CUDA_OUT})
   set(WS_CUDA_BINS)
-  foreach(spec ${WS_CUDA_PROGRAMS})
+  foreach(spec ${WS_CUDA_PROGRAMS} ${WS_CUDA_HELPERS})
     string(REPLACE ":" ";" parts ${spec})
     list(GET parts 0 prog)
     list(GET parts 1 srcs)
@@ -92,16 +95,27 @@ if(NVCC)
               -Wno-deprecated-gpu-targets ${srcs} -o ${WS_CUDA_OUT}/${prog}
       DEPENDS ${srcs} VERBATIM COMMENT "nvcc ${prog}")
     list(APPEND WS_CUDA_BINS ${WS_CUDA_OUT}/${prog})
-    add_test(NAME cuda/${prog}
-             COMMAND warpsim exec --mode functional -- ${WS_CUDA_OUT}/${prog}
-             WORKING_DIRECTORY ${WS_CUDA_OUT})
-    set_tests_properties(cuda/${prog} PROPERTIES PASS_REGULAR_EXPRESSION "PASS"
-                         FAIL_REGULAR_EXPRESSION "FAIL")
-    if(WS_SANITIZE)
-      # nvcc's program is not instrumented but loads our instrumented
-      # libcudart: the ASan runtime must be loaded first.
-      set_tests_properties(cuda/${prog} PROPERTIES ENVIRONMENT "LD_PRELOAD=${WS_ASAN_RUNTIME}")
-    endif()
+  endforeach()
+  # every program in both modes: cuda/<prog> (functional), cuda/<prog>/timing
+  foreach(spec ${WS_CUDA_PROGRAMS})
+    string(REPLACE ":" ";" parts ${spec})
+    list(GET parts 0 prog)
+    foreach(mode functional timing)
+      set(tname cuda/${prog})
+      if(mode STREQUAL "timing")
+        set(tname cuda/${prog}/timing)
+      endif()
+      add_test(NAME ${tname}
+               COMMAND warpsim exec --mode ${mode} -- ${WS_CUDA_OUT}/${prog}
+               WORKING_DIRECTORY ${WS_CUDA_OUT})
+      set_tests_properties(${tname} PROPERTIES PASS_REGULAR_EXPRESSION "PASS"
+                           FAIL_REGULAR_EXPRESSION "FAIL")
+      if(WS_SANITIZE)
+        # nvcc's program is not instrumented but loads our instrumented
+        # libcudart: the ASan runtime must be loaded first.
+        set_tests_properties(${tname} PROPERTIES ENVIRONMENT "LD_PRELOAD=${WS_ASAN_RUNTIME}")
+      endif()
+    endforeach()
   endforeach()
   add_custom_target(cuda_programs ALL DEPENDS ${WS_CUDA_BINS})
   # Ctrl-C during a kernel of a program under `warpsim exec`
