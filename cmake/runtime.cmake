@@ -68,7 +68,8 @@ set(WS_CUDA_PROGRAMS
   "api_basic:api_basic.cu"
   "multi:multi_main.cu,multi_a.cu,multi_b.cu"
   "coop:coop.cu"
-  "atomic_ext:atomic_ext.cu")
+  "atomic_ext:atomic_ext.cu"
+  "printf_fmt:printf_fmt.cu")
 # built only (tests/cuda/sigint.sh runs it)
 set(WS_CUDA_HELPERS "spin:spin.cu")
 if(WS_SANITIZE)
