@@ -69,7 +69,8 @@ set(WS_CUDA_PROGRAMS
   "multi:multi_main.cu,multi_a.cu,multi_b.cu"
   "coop:coop.cu"
   "atomic_ext:atomic_ext.cu"
-  "printf_fmt:printf_fmt.cu")
+  "printf_fmt:printf_fmt.cu"
+  "managed:managed.cu")
 # built only (tests/cuda/sigint.sh runs it)
 set(WS_CUDA_HELPERS "spin:spin.cu")
 if(WS_SANITIZE)

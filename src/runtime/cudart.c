@@ -297,6 +297,8 @@ cudaError_t rt_load_fatbin(struct rt_fatbin *fb, const char *fn)
     if (fb->load_rc != cudaSuccess)
         rt_error(fb->load_rc, fn, "cannot load the PTX of translation unit %u: %s", fb->index,
                  e.msg);
+    else
+        fb->load_rc = rt_managed_vars_map(fb, fn);
     return fb->load_rc;
 }
 
@@ -321,10 +323,13 @@ RT_EXPORT void __cudaUnregisterFatBinary(void **fatCubinHandle)
     (void)fatCubinHandle; /* modules live until the library destructor */
 }
 
+/* nvcc's host code calls this before its first access to a __managed__
+ * variable of the translation unit (through __nv_init_managed_rt): load the
+ * module so that the variables' host pointers are set. */
 RT_EXPORT char __cudaInitModule(void **fatCubinHandle)
 {
-    (void)fatCubinHandle;
-    return 1;
+    struct rt_fatbin *fb = (struct rt_fatbin *)fatCubinHandle;
+    return fb && rt_load_fatbin(fb, "__cudaInitModule") == cudaSuccess;
 }
 
 RT_EXPORT void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun,
@@ -358,10 +363,9 @@ RT_EXPORT void __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtr
                                         char *deviceAddress, const char *deviceName, int ext,
                                         size_t size, int constant, int global)
 {
-    (void)fatCubinHandle, (void)hostVarPtrAddress, (void)deviceAddress, (void)ext,
-        (void)size, (void)constant, (void)global;
-    rt_error(cudaErrorNotSupported, "__cudaRegisterManagedVar",
-             "__managed__ variable '%s' is not supported by warpsim", deviceName);
+    __cudaRegisterVar(fatCubinHandle, (char *)hostVarPtrAddress, deviceAddress, deviceName, ext,
+                      size, constant, global);
+    rt_g.vars[rt_g.nvars - 1]->managed = 1;
 }
 
 RT_EXPORT void __cudaRegisterTexture(void **h, const void *hostVar, const void **deviceAddress,
@@ -390,9 +394,14 @@ struct rt_func *rt_find_func(const void *host_fun)
 
 struct rt_var *rt_find_var(const void *host_var)
 {
-    for (size_t i = 0; i < rt_g.nvars; i++)
-        if (rt_g.vars[i]->host_var == host_var)
+    for (size_t i = 0; i < rt_g.nvars; i++) {
+        const struct rt_var *v = rt_g.vars[i];
+        /* a __managed__ variable is named by its host address (what the
+         * program's `&var` gives) once mapped */
+        if (v->host_var == host_var ||
+            (v->managed && host_var && *(void *const *)v->host_var == host_var))
             return rt_g.vars[i];
+    }
     return NULL;
 }
 

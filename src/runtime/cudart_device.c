@@ -563,19 +563,6 @@ RT_EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t stream, rt_stream_cb cb
     return cudaSuccess;
 }
 
-RT_EXPORT cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice,
-                                           cudaStream_t stream)
-{
-    (void)devPtr, (void)count, (void)dstDevice, (void)stream;
-    return cudaSuccess;
-}
-
-RT_EXPORT cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice, int device)
-{
-    (void)devPtr, (void)count, (void)advice, (void)device;
-    return cudaSuccess;
-}
-
 RT_EXPORT cudaError_t cudaDeviceGetLimit(size_t *pValue, int limit)
 {
     if (!pValue)

@@ -26,15 +26,17 @@ struct rt_func {
 };
 
 struct rt_var {
-    const void *host_var;
+    const void *host_var; /* __managed__: the host pointer variable (void **) */
     char *name;
     struct rt_fatbin *fb;
     size_t size;
     int constant;
+    int managed;          /* __managed__: mapped at its device address when loaded */
 };
 
 struct rt_managed {
-    uint64_t base;        /* the device allocation (addr rounded down) */
+    uint64_t base;        /* the device allocation (addr rounded down); 0 for a
+                             __managed__ variable, which lives as long as its module */
     uint64_t addr;
     size_t size, map_size;
 };
@@ -91,5 +93,9 @@ struct rt_var *rt_find_var(const void *host_var);
 /* Copy managed memory host -> device before a kernel, device -> host after. */
 void rt_managed_push(ws_gpu *gpu);
 void rt_managed_pull(ws_gpu *gpu);
+/* Map the __managed__ variables of a just-loaded fatbinary on the host at
+ * their device addresses (initial values copied) and fill the host pointers
+ * nvcc's code reads them through. */
+cudaError_t rt_managed_vars_map(struct rt_fatbin *fb, const char *fn);
 
 #endif

@@ -43,6 +43,61 @@ void rt_managed_pull(ws_gpu *gpu)
                        rt_g.managed[i].size);
 }
 
+cudaError_t rt_managed_vars_map(struct rt_fatbin *fb, const char *fn)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    size_t ps = page > 0 ? (size_t)page : 4096;
+    for (size_t i = 0; i < rt_g.nvars; i++) {
+        struct rt_var *v = rt_g.vars[i];
+        if (v->fb != fb || !v->managed)
+            continue;
+        ws_devptr a = 0;
+        size_t sz = 0;
+        if (ws_module_symbol(fb->mod, v->name, &a, &sz) != WS_OK)
+            return rt_error(cudaErrorInvalidSymbol, fn, "__managed__ variable %s: %s", v->name,
+                            ws_last_error(rt_g.gpu));
+        /* the loader put it alone in WS_MANAGED_ALIGN-aligned pages */
+        size_t map = ((sz ? sz : 1) + ps - 1) / ps * ps;
+        void *h = MAP_FAILED;
+        if (a % WS_MANAGED_ALIGN == 0 && ps <= WS_MANAGED_ALIGN)
+            h = mmap((void *)(uintptr_t)a, map, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+        if (h == MAP_FAILED || h != (void *)(uintptr_t)a) {
+            if (h != MAP_FAILED)
+                munmap(h, map);
+            return rt_error(cudaErrorMemoryAllocation, fn,
+                            "__managed__ variable %s: cannot map host memory at device "
+                            "address 0x%llx",
+                            v->name, (unsigned long long)a);
+        }
+        ws_memcpy_dtoh(rt_g.gpu, h, a, sz); /* its initial value */
+        struct rt_managed *m = ARRAY_PUSH(rt_g.managed, rt_g.nmanaged, rt_g.managed_cap);
+        m->base = 0;
+        m->addr = a;
+        m->size = sz;
+        m->map_size = map;
+        *(void **)v->host_var = h;
+    }
+    return cudaSuccess;
+}
+
+cudaError_t rt_mem_hint(const void *ptr, size_t count, const void *stream, const char *fn)
+{
+    if (stream) {
+        cudaError_t rc = rt_check_stream(stream, fn);
+        if (rc != cudaSuccess)
+            return rc;
+    }
+    if (!rt_gpu(fn))
+        return rt_gpu_status();
+    uint64_t a = (uint64_t)(uintptr_t)ptr;
+    const struct rt_managed *m = find_managed(a);
+    if (!m || count == 0 || count > m->size - (a - m->addr))
+        return rt_error(cudaErrorInvalidValue, fn,
+                        "%zu bytes at %p are not inside one managed allocation", count, ptr);
+    return cudaSuccess;
+}
+
 /* A device pointer: inside a device allocation and not managed (whose host
  * mapping is the one to use outside kernels). */
 static int is_device(ws_gpu *gpu, const void *p)
@@ -96,7 +151,7 @@ RT_EXPORT cudaError_t cudaFree(void *devPtr)
         return rt_gpu_status();
     uint64_t a = (uint64_t)(uintptr_t)devPtr;
     for (size_t i = 0; i < rt_g.nmanaged; i++)
-        if (rt_g.managed[i].addr == a) {
+        if (rt_g.managed[i].addr == a && rt_g.managed[i].base) {
             munmap(devPtr, rt_g.managed[i].map_size);
             a = rt_g.managed[i].base;
             rt_g.managed[i] = rt_g.managed[--rt_g.nmanaged];
@@ -425,9 +480,15 @@ void rt_reset_memory(void)
 {
     if (!rt_g.gpu)
         return;
-    for (size_t i = 0; i < rt_g.nmanaged; i++)
-        munmap((void *)(uintptr_t)rt_g.managed[i].addr, rt_g.managed[i].map_size);
-    rt_g.nmanaged = 0;
+    /* __managed__ variables stay, as their modules do */
+    size_t keep = 0;
+    for (size_t i = 0; i < rt_g.nmanaged; i++) {
+        if (!rt_g.managed[i].base)
+            rt_g.managed[keep++] = rt_g.managed[i];
+        else
+            munmap((void *)(uintptr_t)rt_g.managed[i].addr, rt_g.managed[i].map_size);
+    }
+    rt_g.nmanaged = keep;
     for (size_t i = 0; i < rt_g.nallocs; i++)
         ws_free(rt_g.gpu, rt_g.allocs[i]);
     rt_g.nallocs = 0;

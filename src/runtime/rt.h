@@ -36,6 +36,12 @@ cudaError_t rt_gpu_status(void);
 cudaError_t rt_check_stream(const void *stream, const char *fn);
 cudaError_t rt_check_event(const void *event, const char *fn);
 
+/* cudaMemPrefetchAsync / cudaMemAdvise: accepted (a hint; managed memory is
+ * always where it is needed) when [ptr, ptr+count) lies in one managed
+ * allocation or __managed__ variable and the stream is valid (NULL: none);
+ * else cudaErrorInvalidValue / cudaErrorInvalidResourceHandle. */
+cudaError_t rt_mem_hint(const void *ptr, size_t count, const void *stream, const char *fn);
+
 /* Free every allocation (cudaDeviceReset). */
 void rt_reset_memory(void);
 
