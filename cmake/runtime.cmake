@@ -62,6 +62,9 @@ target_link_libraries(cuda_test_cudart_memory PRIVATE cudart13)
 # sticky kernel faults, stream and event handles, through the real library
 target_link_libraries(cuda_test_cudart_errors PRIVATE cudart13)
 
+# every exported entry point takes the runtime lock (host threads)
+add_test(NAME cuda/locks COMMAND ${PROJECT_SOURCE_DIR}/tests/cuda/locks.sh ${PROJECT_SOURCE_DIR})
+
 # CUDA programs of tests/cuda, built with nvcc and run through `warpsim exec`
 find_program(NVCC nvcc PATHS /usr/local/cuda/bin)
 set(WS_CUDA_PROGRAMS
@@ -70,7 +73,8 @@ set(WS_CUDA_PROGRAMS
   "coop:coop.cu"
   "atomic_ext:atomic_ext.cu"
   "printf_fmt:printf_fmt.cu"
-  "managed:managed.cu")
+  "managed:managed.cu"
+  "threads:threads.cu")
 # built only (tests/cuda/sigint.sh runs it)
 set(WS_CUDA_HELPERS "spin:spin.cu")
 if(WS_SANITIZE)

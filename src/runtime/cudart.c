@@ -6,6 +6,7 @@
  * cudart_device.c, unsupported entry points in cudart_stubs.c. */
 #include "runtime/rt.h"
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,13 +24,29 @@
 /* ---- state ---------------------------------------------------------------- */
 
 struct rt_state rt_g;
+__thread struct rt_thread rt_t;
+
+/* recursive: entry points call one another (cudaMallocPitch -> cudaMalloc,
+ * stream callbacks may call the runtime) */
+static pthread_mutex_t rt_mu = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+
+void rt_lock(void)
+{
+    pthread_mutex_lock(&rt_mu);
+}
+
+void rt_unlock(int *guard)
+{
+    (void)guard;
+    pthread_mutex_unlock(&rt_mu);
+}
 
 /* ---- errors --------------------------------------------------------------- */
 
 cudaError_t rt_error(cudaError_t code, const char *fn, const char *fmt, ...)
 {
     if (code != cudaSuccess)
-        rt_g.last_error = code;
+        rt_t.last_error = code;
     if (fmt) {
         va_list ap;
         va_start(ap, fmt);
@@ -173,6 +190,7 @@ ws_gpu *rt_gpu(const char *fn)
 
 __attribute__((destructor)) static void rt_fini(void)
 {
+    RT_LOCK(); /* waits for another thread's call in progress */
     if (rt_g.gpu) {
         fflush(stdout);
         if (rt_g.stats_json) {
@@ -306,6 +324,7 @@ cudaError_t rt_load_fatbin(struct rt_fatbin *fb, const char *fn)
 
 RT_EXPORT void **__cudaRegisterFatBinary(void *fatCubin)
 {
+    RT_LOCK();
     struct rt_fatbin *fb = xcalloc(1, sizeof *fb);
     fb->wrapper = fatCubin;
     fb->index = (unsigned)rt_g.nfbs;
@@ -315,11 +334,13 @@ RT_EXPORT void **__cudaRegisterFatBinary(void *fatCubin)
 
 RT_EXPORT void __cudaRegisterFatBinaryEnd(void **fatCubinHandle)
 {
+    RT_LOCK();
     (void)fatCubinHandle;
 }
 
 RT_EXPORT void __cudaUnregisterFatBinary(void **fatCubinHandle)
 {
+    RT_LOCK();
     (void)fatCubinHandle; /* modules live until the library destructor */
 }
 
@@ -328,6 +349,7 @@ RT_EXPORT void __cudaUnregisterFatBinary(void **fatCubinHandle)
  * module so that the variables' host pointers are set. */
 RT_EXPORT char __cudaInitModule(void **fatCubinHandle)
 {
+    RT_LOCK();
     struct rt_fatbin *fb = (struct rt_fatbin *)fatCubinHandle;
     return fb && rt_load_fatbin(fb, "__cudaInitModule") == cudaSuccess;
 }
@@ -336,6 +358,7 @@ RT_EXPORT void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun
                                       char *deviceFun, const char *deviceName, int thread_limit,
                                       void *tid, void *bid, void *bDim, void *gDim, int *wSize)
 {
+    RT_LOCK();
     (void)deviceFun, (void)thread_limit, (void)tid, (void)bid, (void)bDim, (void)gDim,
         (void)wSize;
     struct rt_func *f = xcalloc(1, sizeof *f);
@@ -349,6 +372,7 @@ RT_EXPORT void __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *dev
                                  const char *deviceName, int ext, size_t size, int constant,
                                  int global)
 {
+    RT_LOCK();
     (void)deviceAddress, (void)ext, (void)global;
     struct rt_var *v = xcalloc(1, sizeof *v);
     v->host_var = hostVar;
@@ -363,6 +387,7 @@ RT_EXPORT void __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtr
                                         char *deviceAddress, const char *deviceName, int ext,
                                         size_t size, int constant, int global)
 {
+    RT_LOCK();
     __cudaRegisterVar(fatCubinHandle, (char *)hostVarPtrAddress, deviceAddress, deviceName, ext,
                       size, constant, global);
     rt_g.vars[rt_g.nvars - 1]->managed = 1;
@@ -371,6 +396,7 @@ RT_EXPORT void __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtr
 RT_EXPORT void __cudaRegisterTexture(void **h, const void *hostVar, const void **deviceAddress,
                                      const char *deviceName, int dim, int norm, int ext)
 {
+    RT_LOCK();
     (void)h, (void)hostVar, (void)deviceAddress, (void)dim, (void)norm, (void)ext;
     rt_error(cudaErrorNotSupported, "__cudaRegisterTexture",
              "texture reference '%s' is not supported by warpsim", deviceName);
@@ -379,6 +405,7 @@ RT_EXPORT void __cudaRegisterTexture(void **h, const void *hostVar, const void *
 RT_EXPORT void __cudaRegisterSurface(void **h, const void *hostVar, const void **deviceAddress,
                                      const char *deviceName, int dim, int ext)
 {
+    RT_LOCK();
     (void)h, (void)hostVar, (void)deviceAddress, (void)dim, (void)ext;
     rt_error(cudaErrorNotSupported, "__cudaRegisterSurface",
              "surface reference '%s' is not supported by warpsim", deviceName);
@@ -409,13 +436,15 @@ struct rt_var *rt_find_var(const void *host_var)
 
 RT_EXPORT cudaError_t cudaGetLastError(void)
 {
-    cudaError_t e = rt_g.last_error;
-    rt_g.last_error = cudaSuccess;
+    RT_LOCK();
+    cudaError_t e = rt_t.last_error;
+    rt_t.last_error = cudaSuccess;
     return e;
 }
 
 RT_EXPORT cudaError_t cudaPeekAtLastError(void)
 {
-    return rt_g.last_error;
+    RT_LOCK();
+    return rt_t.last_error;
 }
 

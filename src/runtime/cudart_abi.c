@@ -14,6 +14,7 @@
 #if WS_CUDART_ABI >= 13
 RT_EXPORT cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
 {
+    RT_LOCK();
     return rt_props13(prop, device);
 }
 
@@ -21,6 +22,7 @@ RT_EXPORT cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
                                            struct cudaMemLocation location, unsigned flags,
                                            cudaStream_t stream)
 {
+    RT_LOCK();
     (void)location, (void)flags;
     return rt_mem_hint(devPtr, count, stream, "cudaMemPrefetchAsync");
 }
@@ -28,6 +30,7 @@ RT_EXPORT cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
 RT_EXPORT cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice,
                                     struct cudaMemLocation location)
 {
+    RT_LOCK();
     (void)advice, (void)location;
     return rt_mem_hint(devPtr, count, NULL, "cudaMemAdvise");
 }
@@ -35,12 +38,14 @@ RT_EXPORT cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice
 RT_EXPORT cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice,
                                            cudaStream_t stream)
 {
+    RT_LOCK();
     (void)dstDevice;
     return rt_mem_hint(devPtr, count, stream, "cudaMemPrefetchAsync");
 }
 
 RT_EXPORT cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice, int device)
 {
+    RT_LOCK();
     (void)advice, (void)device;
     return rt_mem_hint(devPtr, count, NULL, "cudaMemAdvise");
 }
@@ -49,6 +54,7 @@ RT_EXPORT cudaError_t cudaMemPrefetchAsync_v2(const void *devPtr, size_t count,
                                               struct cudaMemLocation location, unsigned flags,
                                               cudaStream_t stream)
 {
+    RT_LOCK();
     (void)location, (void)flags;
     return rt_mem_hint(devPtr, count, stream, "cudaMemPrefetchAsync_v2");
 }
@@ -56,18 +62,21 @@ RT_EXPORT cudaError_t cudaMemPrefetchAsync_v2(const void *devPtr, size_t count,
 RT_EXPORT cudaError_t cudaMemAdvise_v2(const void *devPtr, size_t count, int advice,
                                        struct cudaMemLocation location)
 {
+    RT_LOCK();
     (void)advice, (void)location;
     return rt_mem_hint(devPtr, count, NULL, "cudaMemAdvise_v2");
 }
 
 RT_EXPORT cudaError_t cudaGetDeviceProperties(struct cudart_legacy_prop_head *prop, int device)
 {
+    RT_LOCK();
     return rt_props_legacy(prop, device);
 }
 
 RT_EXPORT cudaError_t cudaGetDeviceProperties_v2(struct cudart_legacy_prop_head *prop,
                                                  int device)
 {
+    RT_LOCK();
     return rt_props_legacy(prop, device);
 }
 #endif

@@ -53,7 +53,6 @@ struct rt_state {
     int inited;
     ws_gpu *gpu;
     cudaError_t init_rc;
-    cudaError_t last_error;
     struct rt_fatbin **fbs;
     size_t nfbs, fbs_cap;
     struct rt_func **funcs;
@@ -64,8 +63,6 @@ struct rt_state {
     size_t nmanaged, managed_cap;
     uint64_t *allocs;     /* cudaMalloc'd device addresses, for cudaDeviceReset */
     size_t nallocs, allocs_cap;
-    struct rt_launch_cfg cfg[RT_CFG_MAX];
-    size_t ncfg;
     cudaError_t pending;  /* kernel fault, reported by the next synchronize */
     cudaError_t sticky;   /* that fault: every later device call fails with it */
     void **streams, **events; /* created and not destroyed */
@@ -77,8 +74,17 @@ struct rt_state {
     struct progress_line progress; /* shown while kernels run (WARPSIM_PROGRESS) */
 };
 
-/* The one process-wide runtime state (cudart.c). */
+/* The one process-wide runtime state (cudart.c), used under rt_lock. */
 extern struct rt_state rt_g;
+
+/* What is per host thread, as in CUDA: the last error and the launch
+ * configurations pushed by <<<>>> and not yet popped. */
+struct rt_thread {
+    cudaError_t last_error;
+    struct rt_launch_cfg cfg[RT_CFG_MAX];
+    size_t ncfg;
+};
+extern __thread struct rt_thread rt_t;
 
 /* cudart.c */
 /* The cudaError_t for a warpsim status code. */

@@ -110,6 +110,7 @@ static int is_device(ws_gpu *gpu, const void *p)
 
 RT_EXPORT cudaError_t cudaMalloc(void **devPtr, size_t size)
 {
+    RT_LOCK();
     ws_gpu *gpu = rt_gpu("cudaMalloc");
     if (!gpu)
         return rt_gpu_status();
@@ -126,6 +127,7 @@ RT_EXPORT cudaError_t cudaMalloc(void **devPtr, size_t size)
 
 RT_EXPORT cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height)
 {
+    RT_LOCK();
     if (!pitch)
         return rt_error(cudaErrorInvalidValue, "cudaMallocPitch", "pitch is NULL");
     size_t p = (width + 255) / 256 * 256;
@@ -144,6 +146,7 @@ static void forget_alloc(uint64_t a)
 
 RT_EXPORT cudaError_t cudaFree(void *devPtr)
 {
+    RT_LOCK();
     if (!devPtr)
         return cudaSuccess;
     ws_gpu *gpu = rt_gpu("cudaFree");
@@ -165,6 +168,7 @@ RT_EXPORT cudaError_t cudaFree(void *devPtr)
 
 RT_EXPORT cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned flags)
 {
+    RT_LOCK();
     (void)flags;
     ws_gpu *gpu = rt_gpu("cudaMallocManaged");
     if (!gpu)
@@ -205,6 +209,7 @@ RT_EXPORT cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned fla
 
 RT_EXPORT cudaError_t cudaMallocHost(void **ptr, size_t size)
 {
+    RT_LOCK();
     if (!ptr)
         return rt_error(cudaErrorInvalidValue, "cudaMallocHost", "ptr is NULL");
     void *p = NULL;
@@ -217,24 +222,28 @@ RT_EXPORT cudaError_t cudaMallocHost(void **ptr, size_t size)
 
 RT_EXPORT cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned flags)
 {
+    RT_LOCK();
     (void)flags;
     return cudaMallocHost(pHost, size);
 }
 
 RT_EXPORT cudaError_t cudaFreeHost(void *ptr)
 {
+    RT_LOCK();
     free(ptr);
     return cudaSuccess;
 }
 
 RT_EXPORT cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned flags)
 {
+    RT_LOCK();
     (void)ptr, (void)size, (void)flags;
     return cudaSuccess;
 }
 
 RT_EXPORT cudaError_t cudaHostUnregister(void *ptr)
 {
+    RT_LOCK();
     (void)ptr;
     return cudaSuccess;
 }
@@ -367,6 +376,7 @@ static cudaError_t copy_kind(ws_gpu *gpu, void *dst, const void *src, size_t n, 
 
 RT_EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, int kind)
 {
+    RT_LOCK();
     ws_gpu *gpu = rt_gpu("cudaMemcpy");
     if (!gpu)
         return rt_gpu_status();
@@ -375,12 +385,14 @@ RT_EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, int k
 
 RT_EXPORT cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count, int kind)
 {
+    RT_LOCK();
     return cudaMemcpy(dst, src, count, kind);
 }
 
 RT_EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, int kind,
                                       cudaStream_t stream)
 {
+    RT_LOCK();
     cudaError_t rc = rt_check_stream(stream, "cudaMemcpyAsync");
     return rc != cudaSuccess ? rc : cudaMemcpy(dst, src, count, kind);
 }
@@ -388,12 +400,14 @@ RT_EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, 
 RT_EXPORT cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count, int kind,
                                            cudaStream_t stream)
 {
+    RT_LOCK();
     return cudaMemcpyAsync(dst, src, count, kind, stream);
 }
 
 RT_EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
                                    size_t width, size_t height, int kind)
 {
+    RT_LOCK();
     ws_gpu *gpu = rt_gpu("cudaMemcpy2D");
     if (!gpu)
         return rt_gpu_status();
@@ -413,12 +427,14 @@ RT_EXPORT cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *sr
                                         size_t spitch, size_t width, size_t height, int kind,
                                         cudaStream_t stream)
 {
+    RT_LOCK();
     cudaError_t rc = rt_check_stream(stream, "cudaMemcpy2DAsync");
     return rc != cudaSuccess ? rc : cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
 }
 
 RT_EXPORT cudaError_t cudaMemset(void *devPtr, int value, size_t count)
 {
+    RT_LOCK();
     ws_gpu *gpu = rt_gpu("cudaMemset");
     if (!gpu)
         return rt_gpu_status();
@@ -446,12 +462,14 @@ RT_EXPORT cudaError_t cudaMemset(void *devPtr, int value, size_t count)
 
 RT_EXPORT cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count)
 {
+    RT_LOCK();
     return cudaMemset(devPtr, value, count);
 }
 
 RT_EXPORT cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count,
                                       cudaStream_t stream)
 {
+    RT_LOCK();
     cudaError_t rc = rt_check_stream(stream, "cudaMemsetAsync");
     return rc != cudaSuccess ? rc : cudaMemset(devPtr, value, count);
 }
@@ -459,12 +477,14 @@ RT_EXPORT cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count,
 RT_EXPORT cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count,
                                            cudaStream_t stream)
 {
+    RT_LOCK();
     cudaError_t rc = rt_check_stream(stream, "cudaMemsetAsync");
     return rc != cudaSuccess ? rc : cudaMemset(devPtr, value, count);
 }
 
 RT_EXPORT cudaError_t cudaMemGetInfo(size_t *freeMem, size_t *totalMem)
 {
+    RT_LOCK();
     ws_gpu *gpu = rt_gpu("cudaMemGetInfo");
     if (!gpu)
         return rt_gpu_status();
@@ -492,7 +512,7 @@ void rt_reset_memory(void)
     for (size_t i = 0; i < rt_g.nallocs; i++)
         ws_free(rt_g.gpu, rt_g.allocs[i]);
     rt_g.nallocs = 0;
-    rt_g.ncfg = 0;
+    rt_t.ncfg = 0;
 }
 
 /* ---- symbols ----------------------------------------------------------------- */
@@ -518,6 +538,7 @@ static cudaError_t symbol_addr(const void *symbol, const char *fn, uint64_t *add
 
 RT_EXPORT cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
 {
+    RT_LOCK();
     uint64_t a = 0;
     size_t sz = 0;
     cudaError_t rc = symbol_addr(symbol, "cudaGetSymbolAddress", &a, &sz);
@@ -531,6 +552,7 @@ RT_EXPORT cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
 
 RT_EXPORT cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
 {
+    RT_LOCK();
     uint64_t a = 0;
     size_t sz = 0;
     cudaError_t rc = symbol_addr(symbol, "cudaGetSymbolSize", &a, &sz);
@@ -545,6 +567,7 @@ RT_EXPORT cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
 RT_EXPORT cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count,
                                          size_t offset, int kind)
 {
+    RT_LOCK();
     const char *fn = "cudaMemcpyToSymbol";
     uint64_t a = 0;
     size_t sz = 0;
@@ -564,12 +587,14 @@ RT_EXPORT cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, si
 RT_EXPORT cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t count,
                                               size_t offset, int kind)
 {
+    RT_LOCK();
     return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
 }
 
 RT_EXPORT cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count,
                                               size_t offset, int kind, cudaStream_t stream)
 {
+    RT_LOCK();
     cudaError_t rc = rt_check_stream(stream, "cudaMemcpyToSymbolAsync");
     return rc != cudaSuccess ? rc : cudaMemcpyToSymbol(symbol, src, count, offset, kind);
 }
@@ -577,6 +602,7 @@ RT_EXPORT cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *sr
 RT_EXPORT cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count,
                                            size_t offset, int kind)
 {
+    RT_LOCK();
     const char *fn = "cudaMemcpyFromSymbol";
     uint64_t a = 0;
     size_t sz = 0;
@@ -596,12 +622,14 @@ RT_EXPORT cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t
 RT_EXPORT cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t count,
                                                 size_t offset, int kind)
 {
+    RT_LOCK();
     return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
 }
 
 RT_EXPORT cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count,
                                                 size_t offset, int kind, cudaStream_t stream)
 {
+    RT_LOCK();
     cudaError_t rc = rt_check_stream(stream, "cudaMemcpyFromSymbolAsync");
     return rc != cudaSuccess ? rc : cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
 }
@@ -609,6 +637,7 @@ RT_EXPORT cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, s
 RT_EXPORT cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width,
                                    size_t height)
 {
+    RT_LOCK();
     if (width > pitch)
         return rt_error(cudaErrorInvalidPitchValue, "cudaMemset2D", "width %zu > pitch %zu",
                         width, pitch);
@@ -623,6 +652,7 @@ RT_EXPORT cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t
 RT_EXPORT cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width,
                                         size_t height, cudaStream_t stream)
 {
+    RT_LOCK();
     cudaError_t rc = rt_check_stream(stream, "cudaMemset2DAsync");
     return rc != cudaSuccess ? rc : cudaMemset2D(devPtr, pitch, value, width, height);
 }
@@ -639,6 +669,7 @@ struct rt_pointer_attributes {
 RT_EXPORT cudaError_t cudaPointerGetAttributes(struct rt_pointer_attributes *attr,
                                                const void *ptr)
 {
+    RT_LOCK();
     if (!attr)
         return rt_error(cudaErrorInvalidValue, "cudaPointerGetAttributes", "attr is NULL");
     ws_gpu *gpu = rt_gpu("cudaPointerGetAttributes");

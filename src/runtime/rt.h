@@ -16,6 +16,15 @@
 
 #define RT_EXPORT __attribute__((visibility("default")))
 
+/* Host threads: every exported entry point starts with RT_LOCK(), which holds
+ * one process-wide recursive lock until the function returns (the simulated
+ * device is shared by all threads and runs one call at a time; each thread
+ * has its own last error and launch configurations, struct rt_thread).
+ * tests/cuda/locks.sh checks that no entry point lacks it. */
+void rt_lock(void);
+void rt_unlock(int *guard);
+#define RT_LOCK() __attribute__((cleanup(rt_unlock))) int rt_guard_ = (rt_lock(), 0)
+
 /* Record `code` as the last error; print "warpsim: fn: message" on stderr
  * when fmt is non-NULL.  Returns code. */
 cudaError_t rt_error(cudaError_t code, const char *fn, const char *fmt, ...)
