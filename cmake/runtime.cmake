@@ -77,6 +77,10 @@ set(WS_CUDA_PROGRAMS
   "threads:threads.cu")
 # built only (tests/cuda/sigint.sh runs it)
 set(WS_CUDA_HELPERS "spin:spin.cu")
+# also built the CUDA 12 way: LZ4-compressed PTX (nvcc --compress-mode=speed,
+# the CUDA 11/12 fatbinary format) and linked against lib/libcudart.so.12
+# (programs that read no cudaDeviceProp field past the ones CUDA 12 shares)
+set(WS_CUDA12_PROGRAMS coop managed threads)
 if(WS_SANITIZE)
   if(CMAKE_C_COMPILER_ID STREQUAL "Clang")
     set(WS_ASAN_LIB libclang_rt.asan-x86_64.so)
@@ -120,6 +124,27 @@ if(NVCC)
         # nvcc's program is not instrumented but loads our instrumented
         # libcudart: the ASan runtime must be loaded first.
         set_tests_properties(${tname} PROPERTIES ENVIRONMENT "LD_PRELOAD=${WS_ASAN_RUNTIME}")
+      endif()
+    endforeach()
+  endforeach()
+  foreach(prog ${WS_CUDA12_PROGRAMS})
+    set(out ${WS_CUDA_OUT}/cuda12/${prog})
+    add_custom_command(OUTPUT ${out}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${WS_CUDA_OUT}/cuda12
+      COMMAND ${NVCC} -c -gencode arch=compute_75,code=compute_75 -O2 --compress-mode=speed
+              -Wno-deprecated-gpu-targets ${PROJECT_SOURCE_DIR}/tests/cuda/${prog}.cu -o ${out}.o
+      COMMAND ${NVCC} -cudart none ${out}.o -o ${out} -L${WS_CUDART_LIBDIR} -l:libcudart.so.12
+      DEPENDS ${PROJECT_SOURCE_DIR}/tests/cuda/${prog}.cu cudart12 VERBATIM
+      COMMENT "nvcc ${prog} (CUDA 12 way)")
+    list(APPEND WS_CUDA_BINS ${out})
+    foreach(mode functional timing)
+      add_test(NAME cuda12/${prog}/${mode}
+               COMMAND ${PROJECT_SOURCE_DIR}/tests/cuda/cuda12.sh $<TARGET_FILE:warpsim> ${out} ${mode}
+               WORKING_DIRECTORY ${WS_CUDA_OUT})
+      set_tests_properties(cuda12/${prog}/${mode} PROPERTIES PASS_REGULAR_EXPRESSION "PASS"
+                           FAIL_REGULAR_EXPRESSION "FAIL" SKIP_RETURN_CODE 77)
+      if(WS_SANITIZE)
+        set_tests_properties(cuda12/${prog}/${mode} PROPERTIES ENVIRONMENT "WS_PRELOAD=${WS_ASAN_RUNTIME}")
       endif()
     endforeach()
   endforeach()
