@@ -61,6 +61,8 @@ target_link_libraries(cuda_test_fatbin PRIVATE warpsim_fatbin)
 target_link_libraries(cuda_test_cudart_memory PRIVATE cudart13)
 # sticky kernel faults, stream and event handles, through the real library
 target_link_libraries(cuda_test_cudart_errors PRIVATE cudart13)
+# a CUDA 12 program's calls (LZ4 fatbinary, __managed__, two threads), through libcudart.so.12
+target_link_libraries(cuda_test_cudart12 PRIVATE cudart12 PkgConfig::LZ4 pthread)
 
 # every exported entry point takes the runtime lock (host threads)
 add_test(NAME cuda/locks COMMAND ${PROJECT_SOURCE_DIR}/tests/cuda/locks.sh ${PROJECT_SOURCE_DIR})
