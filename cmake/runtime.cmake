@@ -76,7 +76,8 @@ set(WS_CUDA_PROGRAMS
   "atomic_ext:atomic_ext.cu"
   "printf_fmt:printf_fmt.cu"
   "managed:managed.cu"
-  "threads:threads.cu")
+  "threads:threads.cu"
+  "refused:refused_main.cu,refused_wmma.cu,refused_grid.cu")
 # built only (tests/cuda/sigint.sh runs it)
 set(WS_CUDA_HELPERS "spin:spin.cu")
 # also built the CUDA 12 way: LZ4-compressed PTX (nvcc --compress-mode=speed,
