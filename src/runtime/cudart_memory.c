@@ -153,8 +153,12 @@ RT_EXPORT cudaError_t cudaFree(void *devPtr)
     if (!gpu)
         return rt_gpu_status();
     uint64_t a = (uint64_t)(uintptr_t)devPtr;
+    const struct rt_managed *mv = find_managed(a);
+    if (mv && !mv->base)
+        return rt_error(cudaErrorInvalidDevicePointer, "cudaFree",
+                        "%p is a __managed__ variable, not an allocation", devPtr);
     for (size_t i = 0; i < rt_g.nmanaged; i++)
-        if (rt_g.managed[i].addr == a && rt_g.managed[i].base) {
+        if (rt_g.managed[i].addr == a) {
             munmap(devPtr, rt_g.managed[i].map_size);
             a = rt_g.managed[i].base;
             rt_g.managed[i] = rt_g.managed[--rt_g.nmanaged];

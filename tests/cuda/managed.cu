@@ -110,6 +110,10 @@ int main()
     OK(cudaPointerGetAttributes(&attr, &counter));
     CHECK(attr.type == cudaMemoryTypeManaged);
 
+    // a __managed__ variable is not an allocation
+    CHECK(cudaFree(&counter) == cudaErrorInvalidDevicePointer);
+    CHECK(cudaGetLastError() == cudaErrorInvalidDevicePointer);
+    CHECK(counter == 42);
     OK(cudaFree(buf));
     printf("%s\n", failures ? "FAIL" : "PASS");
     return failures != 0;
