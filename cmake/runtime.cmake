@@ -62,14 +62,30 @@ target_link_libraries(cuda_test_fatbin PRIVATE warpsim_fatbin)
 target_link_libraries(cuda_test_cudart_memory PRIVATE cudart13)
 # sticky kernel faults, stream and event handles, through the real library
 target_link_libraries(cuda_test_cudart_errors PRIVATE cudart13)
+# a CUDA 12 program's calls (LZ4 fatbinary, __managed__, two threads), through libcudart.so.12
+target_link_libraries(cuda_test_cudart12 PRIVATE cudart12 PkgConfig::LZ4 pthread)
+
+# every exported entry point takes the runtime lock (host threads)
+add_test(NAME cuda/locks COMMAND ${PROJECT_SOURCE_DIR}/tests/cuda/locks.sh ${PROJECT_SOURCE_DIR})
 
 # CUDA programs of tests/cuda, built with nvcc and run through `warpsim exec`
 find_program(NVCC nvcc PATHS /usr/local/cuda/bin)
 set(WS_CUDA_PROGRAMS
   "api_basic:api_basic.cu"
   "multi:multi_main.cu,multi_a.cu,multi_b.cu"
-  "spin:spin.cu"
-  "nw_wrap:nw_wrap.cu")
+  "nw_wrap:nw_wrap.cu"
+  "coop:coop.cu"
+  "atomic_ext:atomic_ext.cu"
+  "printf_fmt:printf_fmt.cu"
+  "managed:managed.cu"
+  "threads:threads.cu"
+  "refused:refused_main.cu,refused_wmma.cu,refused_grid.cu")
+# built only (tests/cuda/sigint.sh runs it)
+set(WS_CUDA_HELPERS "spin:spin.cu")
+# also built the CUDA 12 way: LZ4-compressed PTX (nvcc --compress-mode=speed,
+# the CUDA 11/12 fatbinary format) and linked against lib/libcudart.so.12
+# (programs that read no cudaDeviceProp field past the ones CUDA 12 shares)
+set(WS_CUDA12_PROGRAMS coop managed threads)
 if(WS_SANITIZE)
   if(CMAKE_C_COMPILER_ID STREQUAL "Clang")
     set(WS_ASAN_LIB libclang_rt.asan-x86_64.so)
@@ -83,7 +99,7 @@ if(NVCC)
   set(WS_CUDA_OUT ${CMAKE_BINARY_DIR}/cuda)
   file(MAKE_DIRECTORY ${WS_CUDA_OUT})
   set(WS_CUDA_BINS)
-  foreach(spec ${WS_CUDA_PROGRAMS})
+  foreach(spec ${WS_CUDA_PROGRAMS} ${WS_CUDA_HELPERS})
     string(REPLACE ":" ";" parts ${spec})
     list(GET parts 0 prog)
     list(GET parts 1 srcs)
@@ -94,16 +110,48 @@ if(NVCC)
               -Wno-deprecated-gpu-targets ${srcs} -o ${WS_CUDA_OUT}/${prog}
       DEPENDS ${srcs} VERBATIM COMMENT "nvcc ${prog}")
     list(APPEND WS_CUDA_BINS ${WS_CUDA_OUT}/${prog})
-    add_test(NAME cuda/${prog}
-             COMMAND warpsim exec --mode functional -- ${WS_CUDA_OUT}/${prog}
-             WORKING_DIRECTORY ${WS_CUDA_OUT})
-    set_tests_properties(cuda/${prog} PROPERTIES PASS_REGULAR_EXPRESSION "PASS"
-                         FAIL_REGULAR_EXPRESSION "FAIL")
-    if(WS_SANITIZE)
-      # nvcc's program is not instrumented but loads our instrumented
-      # libcudart: the ASan runtime must be loaded first.
-      set_tests_properties(cuda/${prog} PROPERTIES ENVIRONMENT "LD_PRELOAD=${WS_ASAN_RUNTIME}")
-    endif()
+  endforeach()
+  # every program in both modes: cuda/<prog> (functional), cuda/<prog>/timing
+  foreach(spec ${WS_CUDA_PROGRAMS})
+    string(REPLACE ":" ";" parts ${spec})
+    list(GET parts 0 prog)
+    foreach(mode functional timing)
+      set(tname cuda/${prog})
+      if(mode STREQUAL "timing")
+        set(tname cuda/${prog}/timing)
+      endif()
+      add_test(NAME ${tname}
+               COMMAND warpsim exec --mode ${mode} -- ${WS_CUDA_OUT}/${prog}
+               WORKING_DIRECTORY ${WS_CUDA_OUT})
+      set_tests_properties(${tname} PROPERTIES PASS_REGULAR_EXPRESSION "PASS"
+                           FAIL_REGULAR_EXPRESSION "FAIL")
+      if(WS_SANITIZE)
+        # nvcc's program is not instrumented but loads our instrumented
+        # libcudart: the ASan runtime must be loaded first.
+        set_tests_properties(${tname} PROPERTIES ENVIRONMENT "LD_PRELOAD=${WS_ASAN_RUNTIME}")
+      endif()
+    endforeach()
+  endforeach()
+  foreach(prog ${WS_CUDA12_PROGRAMS})
+    set(out ${WS_CUDA_OUT}/cuda12/${prog})
+    add_custom_command(OUTPUT ${out}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${WS_CUDA_OUT}/cuda12
+      COMMAND ${NVCC} -c -gencode arch=compute_75,code=compute_75 -O2 --compress-mode=speed
+              -Wno-deprecated-gpu-targets ${PROJECT_SOURCE_DIR}/tests/cuda/${prog}.cu -o ${out}.o
+      COMMAND ${NVCC} -cudart none ${out}.o -o ${out} -L${WS_CUDART_LIBDIR} -l:libcudart.so.12
+      DEPENDS ${PROJECT_SOURCE_DIR}/tests/cuda/${prog}.cu cudart12 VERBATIM
+      COMMENT "nvcc ${prog} (CUDA 12 way)")
+    list(APPEND WS_CUDA_BINS ${out})
+    foreach(mode functional timing)
+      add_test(NAME cuda12/${prog}/${mode}
+               COMMAND ${PROJECT_SOURCE_DIR}/tests/cuda/cuda12.sh $<TARGET_FILE:warpsim> ${out} ${mode}
+               WORKING_DIRECTORY ${WS_CUDA_OUT})
+      set_tests_properties(cuda12/${prog}/${mode} PROPERTIES PASS_REGULAR_EXPRESSION "PASS"
+                           FAIL_REGULAR_EXPRESSION "FAIL" SKIP_RETURN_CODE 77)
+      if(WS_SANITIZE)
+        set_tests_properties(cuda12/${prog}/${mode} PROPERTIES ENVIRONMENT "WS_PRELOAD=${WS_ASAN_RUNTIME}")
+      endif()
+    endforeach()
   endforeach()
   # a program whose kernel faults (issue 15), built without and with -lineinfo:
   # exit status, the one summary, the CUDA line, --dump-ptx, oob_read_zero
@@ -119,14 +167,6 @@ if(NVCC)
       DEPENDS ${PROJECT_SOURCE_DIR}/tests/cuda/fault.cu VERBATIM COMMENT "nvcc ${prog}")
     list(APPEND WS_CUDA_BINS ${WS_CUDA_OUT}/${prog})
   endforeach()
-  # the wrapping shared addresses through the timing model too
-  add_test(NAME cuda/nw_wrap-timing COMMAND warpsim exec --config gtx480 -- ${WS_CUDA_OUT}/nw_wrap
-           WORKING_DIRECTORY ${WS_CUDA_OUT})
-  set_tests_properties(cuda/nw_wrap-timing PROPERTIES PASS_REGULAR_EXPRESSION "PASS"
-                       FAIL_REGULAR_EXPRESSION "FAIL")
-  if(WS_SANITIZE)
-    set_tests_properties(cuda/nw_wrap-timing PROPERTIES ENVIRONMENT "LD_PRELOAD=${WS_ASAN_RUNTIME}")
-  endif()
   add_test(NAME cuda/fault COMMAND ${PROJECT_SOURCE_DIR}/tests/cuda/fault.sh
            $<TARGET_FILE:warpsim> ${WS_CUDA_OUT}/fault ${WS_CUDA_OUT}/fault_lines)
   add_custom_target(cuda_programs ALL DEPENDS ${WS_CUDA_BINS})

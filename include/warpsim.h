@@ -126,6 +126,12 @@ int ws_module_load_string(ws_gpu *gpu, const char *ptx, const char *name, ws_mod
  * Statistics kernel_regs_{configured,ptxas,estimated} count which was used. */
 int ws_module_set_regs(ws_module *mod, const char *kernel, unsigned regs);
 
+/* Module-level `.global .attribute(.managed)` variables (CUDA __managed__)
+ * are placed at multiples of WS_MANAGED_ALIGN, alone in the WS_MANAGED_ALIGN
+ * pages their size rounds up to, so that a runtime can map them at the same
+ * address in the host process (any host page size up to 64 KiB). */
+#define WS_MANAGED_ALIGN 65536u
+
 /* Device address and size of a module-level .global/.const variable. */
 int ws_module_symbol(ws_module *mod, const char *name, ws_devptr *addr, size_t *size);
 

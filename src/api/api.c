@@ -275,7 +275,16 @@ int ws_module_load_string(ws_gpu *gpu, const char *ptx, const char *name, ws_mod
             (v->space != PTX_SPACE_GLOBAL && v->space != PTX_SPACE_CONST))
             continue;
         uint64_t addr;
-        rc = mem_alloc(&gpu->mem, v->size, &addr, &gpu->err);
+        if (v->flags & PTX_VAR_MANAGED) {
+            /* alone in WS_MANAGED_ALIGN-aligned pages, so that a runtime can
+             * map them at the same address in the host process */
+            uint64_t span = (v->size + WS_MANAGED_ALIGN - 1) / WS_MANAGED_ALIGN * WS_MANAGED_ALIGN;
+            rc = mem_alloc(&gpu->mem, (span ? span : WS_MANAGED_ALIGN) + WS_MANAGED_ALIGN, &addr,
+                           &gpu->err);
+            addr = (addr + WS_MANAGED_ALIGN - 1) / WS_MANAGED_ALIGN * WS_MANAGED_ALIGN;
+        } else {
+            rc = mem_alloc(&gpu->mem, v->size, &addr, &gpu->err);
+        }
         if (rc != WS_OK) {
             err_prefix(&gpu->err, "%s: placing variable '%s': ", name, v->name);
             module_free(m);

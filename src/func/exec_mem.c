@@ -3,6 +3,8 @@
 #include "func/exec_internal.h"
 #include "func/racecheck.h"
 
+#include "func/alu.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -270,13 +272,27 @@ static uint64_t from_f32(float f)
     return u;
 }
 
+/* a + b for packed f16/bf16 halves (n of them), each rounded to nearest even
+ * (atom.add.noftz.{f16,f16x2,bf16,bf16x2}): the sum of two halves is exact in
+ * double, so one rounding gives the correctly rounded result, subnormals kept. */
+static uint64_t half_add(uint64_t a, uint64_t b, enum alu_half_fmt fmt, unsigned n)
+{
+    uint64_t r = 0;
+    for (unsigned i = 0; i < n; i++) {
+        double x = alu_half_to_double((uint16_t)(a >> (16 * i)), fmt) +
+                   alu_half_to_double((uint16_t)(b >> (16 * i)), fmt);
+        r |= (uint64_t)alu_half_from_double(x, fmt, PTX_RND_NONE) << (16 * i);
+    }
+    return r;
+}
+
 /* New memory value of an atomic; returns 0 if the type/op is unsupported. */
 static int atom_apply(unsigned sub, enum ptx_type ty, uint64_t old, uint64_t b, uint64_t c,
                       uint64_t *out)
 {
     unsigned sz = ptx_type_size(ty);
     uint64_t wm = width_mask(sz);
-    int is_f = ty == PTX_T_F32 || ty == PTX_T_F64;
+    int is_f = ptx_type_is_float(ty);
     int is_s = ptx_type_is_signed(ty);
     old &= wm;
     b &= wm;
@@ -288,6 +304,10 @@ static int atom_apply(unsigned sub, enum ptx_type ty, uint64_t old, uint64_t b, 
             r = from_f32(as_f32(old) + as_f32(b));
         else if (ty == PTX_T_F64)
             r = from_f64(as_f64(old) + as_f64(b));
+        else if (ty == PTX_T_F16 || ty == PTX_T_F16X2)
+            r = half_add(old, b, ALU_HALF_F16, sz / 2);
+        else if (ty == PTX_T_BF16 || ty == PTX_T_BF16X2)
+            r = half_add(old, b, ALU_HALF_BF16, sz / 2);
         else if (ptx_type_is_float(ty))
             return 0;
         else
@@ -296,6 +316,8 @@ static int atom_apply(unsigned sub, enum ptx_type ty, uint64_t old, uint64_t b, 
     case PTX_SUB_ATOM_MIN:
     case PTX_SUB_ATOM_MAX: {
         int lt;
+        if (is_f && ty != PTX_T_F32 && ty != PTX_T_F64)
+            return 0;
         if (ty == PTX_T_F32)
             lt = as_f32(b) < as_f32(old);
         else if (ty == PTX_T_F64)
@@ -350,7 +372,8 @@ int exec_atom(const struct step *s, uint32_t mask, struct func_trace *t)
     unsigned sz = ptx_type_size(ty);
     uint64_t addr[32] = {0}, b[32], c[32], old[32] = {0};
     int kparam;
-    if (sz != 4 && sz != 8)
+    int half = ty == PTX_T_F16 || ty == PTX_T_BF16; /* add only (atom_apply) */
+    if (sz != 4 && sz != 8 && !(half && in->sub == PTX_SUB_ATOM_ADD))
         return exec_unsupported(s, "atomic type");
     if (in->space != PTX_SPACE_NONE && in->space != PTX_SPACE_GLOBAL &&
         in->space != PTX_SPACE_SHARED)

@@ -39,23 +39,37 @@ int exec_shfl(const struct step *s, uint32_t mask)
     return WS_OK;
 }
 
+/* The lanes lane l's .sync instruction acts with: the active lanes named in
+ * its membermask operand (source `idx`, when present; lanes of different
+ * groups, e.g. two 16-thread cooperative-group tiles, pass different masks). */
+static void member_masks(const struct step *s, unsigned idx, uint32_t mask, uint32_t *mm)
+{
+    const struct ptx_inst *in = s->in;
+    uint64_t m[32];
+    if (in->nsrc > idx)
+        exec_opnd_read(s, ptx_src(s->m, in, idx), m);
+    FOR_LANES(l, mask) mm[l] = in->nsrc > idx ? mask & (uint32_t)m[l] : mask;
+}
+
 int exec_vote(const struct step *s, uint32_t mask)
 {
     const struct ptx_inst *in = s->in;
     uint64_t a[32], d[32];
+    uint32_t mm[32];
     exec_opnd_read(s, ptx_src(s->m, in, 0), a);
-    uint32_t set = 0;
-    FOR_LANES(l, mask) if (a[l]) set |= 1u << l;
-    uint64_t r;
-    switch (in->sub) {
-    case PTX_SUB_VOTE_ALL: r = set == mask; break;
-    case PTX_SUB_VOTE_ANY: r = set != 0; break;
-    case PTX_SUB_VOTE_UNI: r = set == 0 || set == mask; break;
-    case PTX_SUB_VOTE_BALLOT: r = set; break;
-    default: return exec_unsupported(s, "vote mode");
+    member_masks(s, 1, mask, mm);
+    uint32_t all_set = 0;
+    FOR_LANES(l, mask) if (a[l]) all_set |= 1u << l;
+    FOR_LANES(l, mask) {
+        uint32_t set = all_set & mm[l];
+        switch (in->sub) {
+        case PTX_SUB_VOTE_ALL: d[l] = set == mm[l]; break;
+        case PTX_SUB_VOTE_ANY: d[l] = set != 0; break;
+        case PTX_SUB_VOTE_UNI: d[l] = set == 0 || set == mm[l]; break;
+        case PTX_SUB_VOTE_BALLOT: d[l] = set; break;
+        default: return exec_unsupported(s, "vote mode");
+        }
     }
-    for (uint32_t l = 0; l < 32; l++)
-        d[l] = r;
     exec_dst_write(s, ptx_dst(s->m, in, 0), mask, d);
     return WS_OK;
 }
@@ -64,23 +78,21 @@ int exec_match(const struct step *s, uint32_t mask)
 {
     const struct ptx_inst *in = s->in;
     uint64_t a[32], d[32], p[32];
+    uint32_t mm[32];
     exec_opnd_read(s, ptx_src(s->m, in, 0), a);
+    member_masks(s, 1, mask, mm);
     uint64_t wm = width_mask(ptx_type_size((enum ptx_type)in->type));
-    int all_same = 1;
     FOR_LANES(l, mask) {
         uint32_t same = 0;
-        FOR_LANES(j, mask) if ((a[j] & wm) == (a[l] & wm)) same |= 1u << j;
-        d[l] = same;
-        if (same != mask)
-            all_same = 0;
-    }
-    if (in->sub == PTX_SUB_MATCH_ALL)
-        FOR_LANES(l, mask) {
-            d[l] = all_same ? mask : 0;
-            p[l] = (uint64_t)all_same;
+        FOR_LANES(j, mm[l]) if ((a[j] & wm) == (a[l] & wm)) same |= 1u << j;
+        if (in->sub == PTX_SUB_MATCH_ALL) {
+            d[l] = same == mm[l] ? mm[l] : 0;
+            p[l] = same == mm[l];
+        } else {
+            d[l] = same;
+            p[l] = 1;
         }
-    else
-        FOR_LANES(l, mask) p[l] = 1;
+    }
     exec_dst_write(s, ptx_dst(s->m, in, 0), mask, d);
     if (in->ndst > 1)
         exec_dst_write(s, ptx_dst(s->m, in, 1), mask, p);
@@ -91,17 +103,20 @@ int exec_redux(const struct step *s, uint32_t mask)
 {
     const struct ptx_inst *in = s->in;
     uint64_t a[32], d[32];
+    uint32_t mm[32];
     exec_opnd_read(s, ptx_src(s->m, in, 0), a);
+    member_masks(s, 1, mask, mm);
     int sign = ptx_type_is_signed((enum ptx_type)in->type);
-    uint64_t r = 0;
-    int first = 1;
     FOR_LANES(l, mask) {
-        uint32_t v = (uint32_t)a[l];
-        uint32_t acc = (uint32_t)r;
-        if (first) {
-            acc = v;
-            first = 0;
-        } else {
+        uint32_t acc = 0;
+        int first = 1;
+        FOR_LANES(j, mm[l]) {
+            uint32_t v = (uint32_t)a[j];
+            if (first) {
+                acc = v;
+                first = 0;
+                continue;
+            }
             switch (in->sub) {
             case PTX_SUB_ATOM_ADD: acc += v; break;
             case PTX_SUB_ATOM_AND: acc &= v; break;
@@ -116,10 +131,8 @@ int exec_redux(const struct step *s, uint32_t mask)
             default: return exec_unsupported(s, "redux operation");
             }
         }
-        r = acc;
+        d[l] = acc;
     }
-    for (uint32_t l = 0; l < 32; l++)
-        d[l] = r;
     exec_dst_write(s, ptx_dst(s->m, in, 0), mask, d);
     return WS_OK;
 }

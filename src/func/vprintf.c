@@ -46,7 +46,7 @@ int vprintf_format(const struct vprintf_reader *r, uint64_t fmt, uint64_t args, 
     char f[VPRINTF_MAX_STR];
     if (read_str(r, fmt, f, sizeof f, bad_addr) != 0)
         return -1;
-    uint64_t pos = args;
+    uint64_t pos = args, v0 = 0;
     int total = 0;
     const char *p = f;
     while (*p) {
@@ -58,21 +58,51 @@ int vprintf_format(const struct vprintf_reader *r, uint64_t fmt, uint64_t args, 
             p += n;
             continue;
         }
-        /* conversion spec: %[flags][width][.prec][length]conv */
+        /* conversion spec: %[flags][width][.prec][length]conv; a '*' width or
+         * precision is an int argument (a negative width means '-') */
         const char *start = p++;
-        while (*p && strchr("-+ #0", *p))
+        char spec[64];
+        size_t sl = 1;
+        spec[0] = '%';
+        while (*p && strchr("-+ #0", *p)) {
+            if (sl < 16)
+                spec[sl++] = *p;
             p++;
-        while (*p >= '0' && *p <= '9')
+        }
+        char num[12]; /* an int (from "*") or up to 11 digits */
+        if (*p == '*') {
             p++;
+            if (fetch(r, &pos, 4, &v0, bad_addr) != 0)
+                return -1;
+            snprintf(num, sizeof num, "%d", (int32_t)(uint32_t)v0);
+        } else {
+            size_t k = 0;
+            while (*p >= '0' && *p <= '9' && k + 1 < sizeof num)
+                num[k++] = *p++;
+            num[k] = '\0';
+        }
+        sl += (size_t)snprintf(spec + sl, sizeof spec - sl, "%s", num);
         if (*p == '.') {
             p++;
-            while (*p >= '0' && *p <= '9')
+            if (*p == '*') {
                 p++;
+                if (fetch(r, &pos, 4, &v0, bad_addr) != 0)
+                    return -1;
+                snprintf(num, sizeof num, "%d", (int32_t)(uint32_t)v0);
+            } else {
+                size_t k = 0;
+                while (*p >= '0' && *p <= '9' && k + 1 < sizeof num)
+                    num[k++] = *p++;
+                num[k] = '\0';
+            }
+            sl += (size_t)snprintf(spec + sl, sizeof spec - sl, ".%s", num);
         }
-        int lng = 0;
-        const char *lenpos = p;
+        /* length: l, ll, z, j, t, L take 8 bytes; h and hh 4 bytes, narrowed */
+        int lng = 0, shorts = 0;
         while (*p == 'l' || *p == 'h' || *p == 'z' || *p == 'j' || *p == 't' || *p == 'L') {
-            if (*p == 'l' || *p == 'z' || *p == 'j' || *p == 't' || *p == 'L')
+            if (*p == 'h')
+                shorts++;
+            else
                 lng = 1;
             p++;
         }
@@ -85,13 +115,7 @@ int vprintf_format(const struct vprintf_reader *r, uint64_t fmt, uint64_t args, 
             total++;
             continue;
         }
-        /* rebuild the spec without length modifiers, then add our own */
-        char spec[64];
-        size_t head = (size_t)(lenpos - start);
-        if (head > sizeof spec - 8)
-            head = sizeof spec - 8;
-        memcpy(spec, start, head);
-        spec[head] = '\0';
+        spec[sl] = '\0';
         uint64_t v = 0;
         char buf[VPRINTF_MAX_STR + 64];
         int n = 0;
@@ -103,7 +127,10 @@ int vprintf_format(const struct vprintf_reader *r, uint64_t fmt, uint64_t args, 
             strcat(spec, "lld");
             spec[strlen(spec) - 1] = conv;
             n = snprintf(buf, sizeof buf, spec,
-                         lng ? (long long)(int64_t)v : (long long)(int32_t)(uint32_t)v);
+                         lng           ? (long long)(int64_t)v
+                         : shorts >= 2 ? (long long)(int8_t)(uint8_t)v
+                         : shorts      ? (long long)(int16_t)(uint16_t)v
+                                       : (long long)(int32_t)(uint32_t)v);
             break;
         case 'u':
         case 'x':
@@ -118,7 +145,10 @@ int vprintf_format(const struct vprintf_reader *r, uint64_t fmt, uint64_t args, 
                 spec[sl + 1] = '\0';
             }
             n = snprintf(buf, sizeof buf, spec,
-                         lng ? (unsigned long long)v : (unsigned long long)(uint32_t)v);
+                         lng           ? (unsigned long long)v
+                         : shorts >= 2 ? (unsigned long long)(uint8_t)v
+                         : shorts      ? (unsigned long long)(uint16_t)v
+                                       : (unsigned long long)(uint32_t)v);
             break;
         case 'c':
             if (fetch(r, &pos, 4, &v, bad_addr) != 0)

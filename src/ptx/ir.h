@@ -263,6 +263,7 @@ enum ptx_var_flag {
     PTX_VAR_FUNC_RET = 1u << 4,     /* return parameter of a .func */
     PTX_VAR_CALL_PARAM = 1u << 5,   /* .param declared in a function body (call site) */
     PTX_VAR_PTR = 1u << 6,          /* .param .ptr attribute given */
+    PTX_VAR_MANAGED = 1u << 7,      /* .global .attribute(.managed) (__managed__) */
 };
 
 struct ptx_var {

@@ -183,14 +183,16 @@ static void parse_init(struct parser *p, uint8_t type, uint64_t size, unsigned v
 
 /* ---- declarations --------------------------------------------------------------- */
 
-/* Parses ".align N", ".vN", ".ptr", state spaces after .ptr, and the type, in
- * any order, stopping at the first non-directive token. */
+/* Parses ".align N", ".vN", ".ptr", state spaces after .ptr,
+ * ".attribute(.managed)" and the type, in any order, stopping at the first
+ * non-directive token. */
 void parser_decl_attrs(struct parser *p, struct decl_attrs *a)
 {
     a->type = PTX_T_NONE;
     a->vecn = 1;
     a->align = 0;
     a->ptr = 0;
+    a->managed = 0;
     while (p_cur(p)->kind == PTX_TOK_DIR) {
         const struct ptx_tok *t = p_cur(p);
         enum ptx_type ty = parser_type_from_dir(t);
@@ -215,6 +217,15 @@ void parser_decl_attrs(struct parser *p, struct decl_attrs *a)
         } else if (a->ptr && (tok_is(t, ".global") || tok_is(t, ".const") ||
                               tok_is(t, ".shared") || tok_is(t, ".local"))) {
             p_next(p);
+        } else if (tok_is(t, ".attribute")) {
+            p_next(p);
+            parser_expect(p, '(');
+            const struct ptx_tok *at = p_cur(p);
+            if (!tok_is(at, ".managed"))
+                p_unsup(p, at, "variable attribute (only .attribute(.managed) is supported):");
+            p_next(p);
+            parser_expect(p, ')');
+            a->managed = 1;
         } else if (tok_is(t, ".texref") || tok_is(t, ".surfref") ||
                    tok_is(t, ".samplerref")) {
             p_unsup(p, t, "texture, surface and sampler references are not supported:");
@@ -272,6 +283,8 @@ void parser_var_decl(struct parser *p, uint8_t space, uint32_t vflags)
     parser_decl_attrs(p, &a);
     if (a.vecn > 4)
         p_unsup(p, sp, "vector width in declaration");
+    if (a.managed && space != PTX_SPACE_GLOBAL)
+        p_fail(p, sp, ".attribute(.managed) on a variable that is not .global:");
     unsigned esz = ptx_type_size(a.type);
     for (;;) {
         const struct ptx_tok *name = parser_ident(p, "a variable name");
@@ -288,7 +301,7 @@ void parser_var_decl(struct parser *p, uint8_t space, uint32_t vflags)
             p_next(p);
             parse_init(p, a.type, size, a.vecn, unsized, &init, &size);
         }
-        uint32_t flags = vflags;
+        uint32_t flags = vflags | (a.managed ? PTX_VAR_MANAGED : 0u);
         if (unsized && !(flags & PTX_VAR_EXTERN) && !init) {
             if (space == PTX_SPACE_SHARED)
                 flags |= PTX_VAR_EXTERN; /* "[]" shared: dynamic shared memory */

@@ -51,6 +51,39 @@ static const char *const unsupported_ops[] = {
     "ex2.approx.atype", "tensormap", "red.async", "st.async", "st.bulk", "cos.approx.f64",
 };
 
+/* What an unsupported instruction is, for its message. */
+static const struct {
+    const char *op, *what;
+} unsupported_kinds[] = {
+    {"wmma", "warp-level matrix multiply-accumulate (tensor cores)"},
+    {"mma", "warp-level matrix multiply-accumulate (tensor cores)"},
+    {"wgmma", "warpgroup matrix multiply-accumulate (tensor cores)"},
+    {"ldmatrix", "warp-level matrix load"},
+    {"stmatrix", "warp-level matrix store"},
+    {"movmatrix", "warp-level matrix transpose"},
+    {"cp", "asynchronous copy (cp.async, memcpy_async, cuda::pipeline)"},
+    {"mbarrier", "asynchronous barrier (cuda::barrier, cp.async completion)"},
+};
+
+/* Refuse an instruction warpsim does not implement (the current token is the
+ * one after its opcode), naming it whole as the source spells it, e.g.
+ * 'wmma.load.a.sync.aligned.row.m16n16k16.f16', and what it is. */
+_Noreturn static void refuse_op(struct parser *p, const struct ptx_tok *ot)
+{
+    struct ptx_tok whole = *ot;
+    for (size_t k = 0;; k++) {
+        const struct ptx_tok *d = p_peek(p, k);
+        if (d->kind != PTX_TOK_DIR || d->s != whole.s + whole.len)
+            break;
+        whole.len += d->len;
+    }
+    for (size_t i = 0; i < sizeof unsupported_kinds / sizeof unsupported_kinds[0]; i++)
+        if (tok_is(ot, unsupported_kinds[i].op))
+            p_unsup(p, &whole, "unsupported instruction, %s, not simulated by warpsim:",
+                    unsupported_kinds[i].what);
+    p_unsup(p, &whole, "unsupported instruction");
+}
+
 static enum ptx_op op_lookup(const struct ptx_tok *t)
 {
     for (size_t i = 0; i < sizeof op_table / sizeof op_table[0]; i++)
@@ -314,6 +347,10 @@ static void parse_operand(struct parser *p, struct inst_ctx *c, unsigned si, int
                 p_fail(p, t, "special register as destination");
             return;
         }
+        if (t->len > 7 && memcmp(t->s, "%envreg", 7) == 0)
+            p_unsup(p, t,
+                    "launch environment register (cooperative groups' grid and multi-grid "
+                    "synchronisation, this_grid().sync(), read it) is not supported:");
         p_fail(p, t, "undeclared register");
     }
     if (c->in.op == PTX_OP_BRA) {
@@ -526,7 +563,7 @@ void parser_inst(struct parser *p)
     if (c.in.op == PTX_OP_INVALID) {
         for (size_t i = 0; i < sizeof unsupported_ops / sizeof unsupported_ops[0]; i++)
             if (tok_is(ot, unsupported_ops[i]))
-                p_unsup(p, ot, "unsupported instruction");
+                refuse_op(p, ot);
         p_fail(p, ot, "unknown instruction");
     }
     c.is_barrier_kw = tok_is(ot, "barrier");

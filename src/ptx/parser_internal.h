@@ -158,10 +158,12 @@ struct decl_attrs {
     unsigned vecn;
     uint32_t align;
     int ptr;
+    int managed; /* .attribute(.managed) */
 };
 
-/* Parses ".align N", ".vN", ".ptr", state spaces after .ptr, and the type, in
- * any order, stopping at the first non-directive token. */
+/* Parses ".align N", ".vN", ".ptr", state spaces after .ptr,
+ * ".attribute(.managed)" and the type, in any order, stopping at the first
+ * non-directive token. */
 void parser_decl_attrs(struct parser *p, struct decl_attrs *a);
 int parser_dims(struct parser *p);
 uint64_t parser_dims_size(struct parser *p, const struct ptx_tok *at, uint64_t elem);

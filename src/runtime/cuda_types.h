@@ -53,6 +53,12 @@ typedef struct dim3 {
 } dim3;
 
 typedef struct cudart_stream *cudaStream_t;
+/* CUDA 12.2+: where memory should live (cudaMemAdvise_v2, cudaMemPrefetchAsync
+ * of CUDA 13); passed by value */
+struct cudaMemLocation {
+    int type;
+    int id;
+};
 typedef struct cudart_event *cudaEvent_t;
 typedef void *cudaKernel_t;
 

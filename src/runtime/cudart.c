@@ -6,6 +6,7 @@
  * cudart_device.c, unsupported entry points in cudart_stubs.c. */
 #include "runtime/rt.h"
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,13 +24,29 @@
 /* ---- state ---------------------------------------------------------------- */
 
 struct rt_state rt_g;
+__thread struct rt_thread rt_t;
+
+/* recursive: entry points call one another (cudaMallocPitch -> cudaMalloc,
+ * stream callbacks may call the runtime) */
+static pthread_mutex_t rt_mu = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+
+void rt_lock(void)
+{
+    pthread_mutex_lock(&rt_mu);
+}
+
+void rt_unlock(int *guard)
+{
+    (void)guard;
+    pthread_mutex_unlock(&rt_mu);
+}
 
 /* ---- errors --------------------------------------------------------------- */
 
 cudaError_t rt_error(cudaError_t code, const char *fn, const char *fmt, ...)
 {
     if (code != cudaSuccess)
-        rt_g.last_error = code;
+        rt_t.last_error = code;
     if (fmt) {
         va_list ap;
         va_start(ap, fmt);
@@ -173,6 +190,7 @@ ws_gpu *rt_gpu(const char *fn)
 
 __attribute__((destructor)) static void rt_fini(void)
 {
+    RT_LOCK(); /* waits for another thread's call in progress */
     fflush(stdout);
     rt_ptx_dump_unloaded();
     rt_report_at_exit();
@@ -300,6 +318,8 @@ cudaError_t rt_load_fatbin(struct rt_fatbin *fb, const char *fn)
     if (fb->load_rc != cudaSuccess)
         rt_error(fb->load_rc, fn, "cannot load the PTX of translation unit %u: %s", fb->index,
                  e.msg);
+    else
+        fb->load_rc = rt_managed_vars_map(fb, fn);
     return fb->load_rc;
 }
 
@@ -307,6 +327,7 @@ cudaError_t rt_load_fatbin(struct rt_fatbin *fb, const char *fn)
 
 RT_EXPORT void **__cudaRegisterFatBinary(void *fatCubin)
 {
+    RT_LOCK();
     struct rt_fatbin *fb = xcalloc(1, sizeof *fb);
     fb->wrapper = fatCubin;
     fb->index = (unsigned)rt_g.nfbs;
@@ -316,24 +337,31 @@ RT_EXPORT void **__cudaRegisterFatBinary(void *fatCubin)
 
 RT_EXPORT void __cudaRegisterFatBinaryEnd(void **fatCubinHandle)
 {
+    RT_LOCK();
     (void)fatCubinHandle;
 }
 
 RT_EXPORT void __cudaUnregisterFatBinary(void **fatCubinHandle)
 {
+    RT_LOCK();
     (void)fatCubinHandle; /* modules live until the library destructor */
 }
 
+/* nvcc's host code calls this before its first access to a __managed__
+ * variable of the translation unit (through __nv_init_managed_rt): load the
+ * module so that the variables' host pointers are set. */
 RT_EXPORT char __cudaInitModule(void **fatCubinHandle)
 {
-    (void)fatCubinHandle;
-    return 1;
+    RT_LOCK();
+    struct rt_fatbin *fb = (struct rt_fatbin *)fatCubinHandle;
+    return fb && rt_load_fatbin(fb, "__cudaInitModule") == cudaSuccess;
 }
 
 RT_EXPORT void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun,
                                       char *deviceFun, const char *deviceName, int thread_limit,
                                       void *tid, void *bid, void *bDim, void *gDim, int *wSize)
 {
+    RT_LOCK();
     (void)deviceFun, (void)thread_limit, (void)tid, (void)bid, (void)bDim, (void)gDim,
         (void)wSize;
     struct rt_func *f = xcalloc(1, sizeof *f);
@@ -347,6 +375,7 @@ RT_EXPORT void __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *dev
                                  const char *deviceName, int ext, size_t size, int constant,
                                  int global)
 {
+    RT_LOCK();
     (void)deviceAddress, (void)ext, (void)global;
     struct rt_var *v = xcalloc(1, sizeof *v);
     v->host_var = hostVar;
@@ -361,15 +390,16 @@ RT_EXPORT void __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtr
                                         char *deviceAddress, const char *deviceName, int ext,
                                         size_t size, int constant, int global)
 {
-    (void)fatCubinHandle, (void)hostVarPtrAddress, (void)deviceAddress, (void)ext,
-        (void)size, (void)constant, (void)global;
-    rt_error(cudaErrorNotSupported, "__cudaRegisterManagedVar",
-             "__managed__ variable '%s' is not supported by warpsim", deviceName);
+    RT_LOCK();
+    __cudaRegisterVar(fatCubinHandle, (char *)hostVarPtrAddress, deviceAddress, deviceName, ext,
+                      size, constant, global);
+    rt_g.vars[rt_g.nvars - 1]->managed = 1;
 }
 
 RT_EXPORT void __cudaRegisterTexture(void **h, const void *hostVar, const void **deviceAddress,
                                      const char *deviceName, int dim, int norm, int ext)
 {
+    RT_LOCK();
     (void)h, (void)hostVar, (void)deviceAddress, (void)dim, (void)norm, (void)ext;
     rt_error(cudaErrorNotSupported, "__cudaRegisterTexture",
              "texture reference '%s' is not supported by warpsim", deviceName);
@@ -378,6 +408,7 @@ RT_EXPORT void __cudaRegisterTexture(void **h, const void *hostVar, const void *
 RT_EXPORT void __cudaRegisterSurface(void **h, const void *hostVar, const void **deviceAddress,
                                      const char *deviceName, int dim, int ext)
 {
+    RT_LOCK();
     (void)h, (void)hostVar, (void)deviceAddress, (void)dim, (void)ext;
     rt_error(cudaErrorNotSupported, "__cudaRegisterSurface",
              "surface reference '%s' is not supported by warpsim", deviceName);
@@ -393,9 +424,14 @@ struct rt_func *rt_find_func(const void *host_fun)
 
 struct rt_var *rt_find_var(const void *host_var)
 {
-    for (size_t i = 0; i < rt_g.nvars; i++)
-        if (rt_g.vars[i]->host_var == host_var)
+    for (size_t i = 0; i < rt_g.nvars; i++) {
+        const struct rt_var *v = rt_g.vars[i];
+        /* a __managed__ variable is named by its host address (what the
+         * program's `&var` gives) once mapped */
+        if (v->host_var == host_var ||
+            (v->managed && host_var && *(void *const *)v->host_var == host_var))
             return rt_g.vars[i];
+    }
     return NULL;
 }
 
@@ -403,13 +439,15 @@ struct rt_var *rt_find_var(const void *host_var)
 
 RT_EXPORT cudaError_t cudaGetLastError(void)
 {
-    cudaError_t e = rt_g.last_error;
-    rt_g.last_error = cudaSuccess;
+    RT_LOCK();
+    cudaError_t e = rt_t.last_error;
+    rt_t.last_error = cudaSuccess;
     return e;
 }
 
 RT_EXPORT cudaError_t cudaPeekAtLastError(void)
 {
-    return rt_g.last_error;
+    RT_LOCK();
+    return rt_t.last_error;
 }
 

@@ -54,6 +54,7 @@ static const struct {
 
 RT_EXPORT const char *cudaGetErrorString(cudaError_t error)
 {
+    RT_LOCK();
     for (size_t i = 0; i < sizeof rt_errors / sizeof rt_errors[0]; i++)
         if (rt_errors[i].code == error)
             return rt_errors[i].text;
@@ -62,6 +63,7 @@ RT_EXPORT const char *cudaGetErrorString(cudaError_t error)
 
 RT_EXPORT const char *cudaGetErrorName(cudaError_t error)
 {
+    RT_LOCK();
     for (size_t i = 0; i < sizeof rt_errors / sizeof rt_errors[0]; i++)
         if (rt_errors[i].code == error)
             return rt_errors[i].name;
@@ -72,6 +74,7 @@ RT_EXPORT const char *cudaGetErrorName(cudaError_t error)
 
 RT_EXPORT cudaError_t cudaDriverGetVersion(int *driverVersion)
 {
+    RT_LOCK();
     if (!driverVersion)
         return rt_error(cudaErrorInvalidValue, "cudaDriverGetVersion", "argument is NULL");
     *driverVersion = RT_VERSION;
@@ -80,6 +83,7 @@ RT_EXPORT cudaError_t cudaDriverGetVersion(int *driverVersion)
 
 RT_EXPORT cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
 {
+    RT_LOCK();
     if (!runtimeVersion)
         return rt_error(cudaErrorInvalidValue, "cudaRuntimeGetVersion", "argument is NULL");
     *runtimeVersion = RT_VERSION;
@@ -88,6 +92,7 @@ RT_EXPORT cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
 
 RT_EXPORT cudaError_t cudaGetDeviceCount(int *count)
 {
+    RT_LOCK();
     if (!count)
         return rt_error(cudaErrorInvalidValue, "cudaGetDeviceCount", "count is NULL");
     *count = 1;
@@ -96,6 +101,7 @@ RT_EXPORT cudaError_t cudaGetDeviceCount(int *count)
 
 RT_EXPORT cudaError_t cudaSetDevice(int device)
 {
+    RT_LOCK();
     if (device != 0)
         return rt_error(cudaErrorInvalidDevice, "cudaSetDevice",
                         "device %d does not exist (warpsim simulates device 0 only)", device);
@@ -104,6 +110,7 @@ RT_EXPORT cudaError_t cudaSetDevice(int device)
 
 RT_EXPORT cudaError_t cudaGetDevice(int *device)
 {
+    RT_LOCK();
     if (!device)
         return rt_error(cudaErrorInvalidValue, "cudaGetDevice", "device is NULL");
     *device = 0;
@@ -112,12 +119,14 @@ RT_EXPORT cudaError_t cudaGetDevice(int *device)
 
 RT_EXPORT cudaError_t cudaSetDeviceFlags(unsigned flags)
 {
+    RT_LOCK();
     (void)flags;
     return cudaSuccess;
 }
 
 RT_EXPORT cudaError_t cudaGetDeviceFlags(unsigned *flags)
 {
+    RT_LOCK();
     if (!flags)
         return rt_error(cudaErrorInvalidValue, "cudaGetDeviceFlags", "flags is NULL");
     *flags = 0;
@@ -126,6 +135,7 @@ RT_EXPORT cudaError_t cudaGetDeviceFlags(unsigned *flags)
 
 RT_EXPORT cudaError_t cudaChooseDevice(int *device, const void *prop)
 {
+    RT_LOCK();
     (void)prop;
     if (!device)
         return rt_error(cudaErrorInvalidValue, "cudaChooseDevice", "device is NULL");
@@ -135,6 +145,7 @@ RT_EXPORT cudaError_t cudaChooseDevice(int *device, const void *prop)
 
 RT_EXPORT cudaError_t cudaDeviceSynchronize(void)
 {
+    RT_LOCK();
     if (!rt_g.sticky && !rt_gpu("cudaDeviceSynchronize"))
         return rt_gpu_status();
     return rt_take_pending();
@@ -142,11 +153,13 @@ RT_EXPORT cudaError_t cudaDeviceSynchronize(void)
 
 RT_EXPORT cudaError_t cudaThreadSynchronize(void)
 {
+    RT_LOCK();
     return cudaDeviceSynchronize();
 }
 
 RT_EXPORT cudaError_t cudaDeviceReset(void)
 {
+    RT_LOCK();
     rt_reset_memory();
     rt_g.pending = rt_g.sticky = cudaSuccess; /* a new context */
     return cudaSuccess;
@@ -154,17 +167,20 @@ RT_EXPORT cudaError_t cudaDeviceReset(void)
 
 RT_EXPORT cudaError_t cudaThreadExit(void)
 {
+    RT_LOCK();
     return cudaDeviceReset();
 }
 
 RT_EXPORT cudaError_t cudaDeviceSetCacheConfig(int cacheConfig)
 {
+    RT_LOCK();
     (void)cacheConfig;
     return cudaSuccess;
 }
 
 RT_EXPORT cudaError_t cudaDeviceSetLimit(int limit, size_t value)
 {
+    RT_LOCK();
     (void)limit, (void)value;
     return cudaSuccess;
 }
@@ -184,6 +200,7 @@ static int shared_per_block(const struct gpu_config *c)
 
 RT_EXPORT cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
 {
+    RT_LOCK();
     const char *fn = "cudaDeviceGetAttribute";
     if (!value)
         return rt_error(cudaErrorInvalidValue, fn, "value is NULL");
@@ -372,6 +389,7 @@ struct cudart_stream {
 RT_EXPORT cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned flags,
                                                    int priority)
 {
+    RT_LOCK();
     if (!pStream)
         return rt_error(cudaErrorInvalidValue, "cudaStreamCreate", "pStream is NULL");
     struct cudart_stream *s = xcalloc(1, sizeof *s);
@@ -384,16 +402,19 @@ RT_EXPORT cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsign
 
 RT_EXPORT cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned flags)
 {
+    RT_LOCK();
     return cudaStreamCreateWithPriority(pStream, flags, 0);
 }
 
 RT_EXPORT cudaError_t cudaStreamCreate(cudaStream_t *pStream)
 {
+    RT_LOCK();
     return cudaStreamCreateWithPriority(pStream, 0, 0);
 }
 
 RT_EXPORT cudaError_t cudaStreamDestroy(cudaStream_t stream)
 {
+    RT_LOCK();
     size_t i = handle_find(rt_g.streams, rt_g.nstreams, stream);
     if (i == rt_g.nstreams)
         return rt_error(cudaErrorInvalidResourceHandle, "cudaStreamDestroy",
@@ -406,23 +427,27 @@ RT_EXPORT cudaError_t cudaStreamDestroy(cudaStream_t stream)
 
 RT_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 {
+    RT_LOCK();
     cudaError_t rc = rt_check_stream(stream, "cudaStreamSynchronize");
     return rc != cudaSuccess ? rc : rt_take_pending();
 }
 
 RT_EXPORT cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream)
 {
+    RT_LOCK();
     return cudaStreamSynchronize(stream);
 }
 
 RT_EXPORT cudaError_t cudaStreamQuery(cudaStream_t stream)
 {
+    RT_LOCK();
     return rt_check_stream(stream, "cudaStreamQuery");
 }
 
 RT_EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
                                           unsigned flags)
 {
+    RT_LOCK();
     (void)flags;
     cudaError_t rc = rt_check_stream(stream, "cudaStreamWaitEvent");
     return rc != cudaSuccess ? rc : rt_check_event(event, "cudaStreamWaitEvent");
@@ -437,6 +462,7 @@ struct cudart_event {
 
 RT_EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned flags)
 {
+    RT_LOCK();
     (void)flags;
     if (!event)
         return rt_error(cudaErrorInvalidValue, "cudaEventCreate", "event is NULL");
@@ -447,11 +473,13 @@ RT_EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned flag
 
 RT_EXPORT cudaError_t cudaEventCreate(cudaEvent_t *event)
 {
+    RT_LOCK();
     return cudaEventCreateWithFlags(event, 0);
 }
 
 RT_EXPORT cudaError_t cudaEventDestroy(cudaEvent_t event)
 {
+    RT_LOCK();
     cudaError_t rc = rt_check_event(event, "cudaEventDestroy");
     if (rc != cudaSuccess)
         return rc;
@@ -462,6 +490,7 @@ RT_EXPORT cudaError_t cudaEventDestroy(cudaEvent_t event)
 
 RT_EXPORT cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 {
+    RT_LOCK();
     cudaError_t rc = rt_check_event(event, "cudaEventRecord");
     if (rc == cudaSuccess)
         rc = rt_check_stream(stream, "cudaEventRecord");
@@ -474,28 +503,33 @@ RT_EXPORT cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 
 RT_EXPORT cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream)
 {
+    RT_LOCK();
     return cudaEventRecord(event, stream);
 }
 
 RT_EXPORT cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream,
                                                unsigned flags)
 {
+    RT_LOCK();
     (void)flags;
     return cudaEventRecord(event, stream);
 }
 
 RT_EXPORT cudaError_t cudaEventQuery(cudaEvent_t event)
 {
+    RT_LOCK();
     return rt_check_event(event, "cudaEventQuery");
 }
 
 RT_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t event)
 {
+    RT_LOCK();
     return rt_check_event(event, "cudaEventSynchronize");
 }
 
 RT_EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 {
+    RT_LOCK();
     const char *fn = "cudaEventElapsedTime";
     if (!ms)
         return rt_error(cudaErrorInvalidValue, fn, "ms is NULL");
@@ -512,6 +546,7 @@ RT_EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEve
 
 RT_EXPORT cudaError_t cudaEventElapsedTime_v2(float *ms, cudaEvent_t start, cudaEvent_t end)
 {
+    RT_LOCK();
     return cudaEventElapsedTime(ms, start, end);
 }
 
@@ -519,6 +554,7 @@ RT_EXPORT cudaError_t cudaEventElapsedTime_v2(float *ms, cudaEvent_t start, cuda
 
 RT_EXPORT cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned *flags)
 {
+    RT_LOCK();
     if (!flags)
         return rt_error(cudaErrorInvalidValue, "cudaStreamGetFlags", "flags is NULL");
     *flags = stream ? stream->flags : 0;
@@ -527,6 +563,7 @@ RT_EXPORT cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned *flags)
 
 RT_EXPORT cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority)
 {
+    RT_LOCK();
     if (!priority)
         return rt_error(cudaErrorInvalidValue, "cudaStreamGetPriority", "priority is NULL");
     *priority = stream ? stream->priority : 0;
@@ -535,6 +572,7 @@ RT_EXPORT cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority)
 
 RT_EXPORT cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest)
 {
+    RT_LOCK();
     if (least)
         *least = 0;
     if (greatest)
@@ -547,6 +585,7 @@ typedef void (*rt_stream_cb)(cudaStream_t, cudaError_t, void *);
 
 RT_EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t stream, rt_host_fn fn, void *userData)
 {
+    RT_LOCK();
     (void)stream;
     if (!fn)
         return rt_error(cudaErrorInvalidValue, "cudaLaunchHostFunc", "fn is NULL");
@@ -557,6 +596,7 @@ RT_EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t stream, rt_host_fn fn, voi
 RT_EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t stream, rt_stream_cb cb, void *userData,
                                             unsigned flags)
 {
+    RT_LOCK();
     (void)flags;
     if (!cb)
         return rt_error(cudaErrorInvalidValue, "cudaStreamAddCallback", "callback is NULL");
@@ -564,21 +604,9 @@ RT_EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t stream, rt_stream_cb cb
     return cudaSuccess;
 }
 
-RT_EXPORT cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice,
-                                           cudaStream_t stream)
-{
-    (void)devPtr, (void)count, (void)dstDevice, (void)stream;
-    return cudaSuccess;
-}
-
-RT_EXPORT cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice, int device)
-{
-    (void)devPtr, (void)count, (void)advice, (void)device;
-    return cudaSuccess;
-}
-
 RT_EXPORT cudaError_t cudaDeviceGetLimit(size_t *pValue, int limit)
 {
+    RT_LOCK();
     if (!pValue)
         return rt_error(cudaErrorInvalidValue, "cudaDeviceGetLimit", "pValue is NULL");
     switch (limit) {
@@ -592,11 +620,13 @@ RT_EXPORT cudaError_t cudaDeviceGetLimit(size_t *pValue, int limit)
 
 RT_EXPORT cudaError_t cudaThreadSetLimit(int limit, size_t value)
 {
+    RT_LOCK();
     return cudaDeviceSetLimit(limit, value);
 }
 
 RT_EXPORT cudaError_t cudaDeviceGetCacheConfig(int *pCacheConfig)
 {
+    RT_LOCK();
     if (!pCacheConfig)
         return rt_error(cudaErrorInvalidValue, "cudaDeviceGetCacheConfig", "argument is NULL");
     *pCacheConfig = 0;
@@ -605,16 +635,19 @@ RT_EXPORT cudaError_t cudaDeviceGetCacheConfig(int *pCacheConfig)
 
 RT_EXPORT cudaError_t cudaInitDevice(int device, unsigned deviceFlags, unsigned flags)
 {
+    RT_LOCK();
     (void)deviceFlags, (void)flags;
     return cudaSetDevice(device);
 }
 
 RT_EXPORT cudaError_t cudaProfilerStart(void)
 {
+    RT_LOCK();
     return cudaSuccess;
 }
 
 RT_EXPORT cudaError_t cudaProfilerStop(void)
 {
+    RT_LOCK();
     return cudaSuccess;
 }

@@ -26,15 +26,17 @@ struct rt_func {
 };
 
 struct rt_var {
-    const void *host_var;
+    const void *host_var; /* __managed__: the host pointer variable (void **) */
     char *name;
     struct rt_fatbin *fb;
     size_t size;
     int constant;
+    int managed;          /* __managed__: mapped at its device address when loaded */
 };
 
 struct rt_managed {
-    uint64_t base;        /* the device allocation (addr rounded down) */
+    uint64_t base;        /* the device allocation (addr rounded down); 0 for a
+                             __managed__ variable, which lives as long as its module */
     uint64_t addr;
     size_t size, map_size;
 };
@@ -59,7 +61,6 @@ struct rt_state {
     int inited;
     ws_gpu *gpu;
     cudaError_t init_rc;
-    cudaError_t last_error;
     struct rt_fatbin **fbs;
     size_t nfbs, fbs_cap;
     struct rt_func **funcs;
@@ -70,8 +71,6 @@ struct rt_state {
     size_t nmanaged, managed_cap;
     uint64_t *allocs;     /* cudaMalloc'd device addresses, for cudaDeviceReset */
     size_t nallocs, allocs_cap;
-    struct rt_launch_cfg cfg[RT_CFG_MAX];
-    size_t ncfg;
     cudaError_t pending;  /* kernel fault, reported by the next synchronize */
     cudaError_t sticky;   /* that fault: every later device call fails with it */
     void **streams, **events; /* created and not destroyed */
@@ -90,8 +89,17 @@ struct rt_state {
     struct progress_line progress; /* shown while kernels run (WARPSIM_PROGRESS) */
 };
 
-/* The one process-wide runtime state (cudart.c). */
+/* The one process-wide runtime state (cudart.c), used under rt_lock. */
 extern struct rt_state rt_g;
+
+/* What is per host thread, as in CUDA: the last error and the launch
+ * configurations pushed by <<<>>> and not yet popped. */
+struct rt_thread {
+    cudaError_t last_error;
+    struct rt_launch_cfg cfg[RT_CFG_MAX];
+    size_t ncfg;
+};
+extern __thread struct rt_thread rt_t;
 
 /* cudart.c */
 /* The cudaError_t for a warpsim status code. */
@@ -124,5 +132,9 @@ void rt_ptx_dump_unloaded(void);
 /* Copy managed memory host -> device before a kernel, device -> host after. */
 void rt_managed_push(ws_gpu *gpu);
 void rt_managed_pull(ws_gpu *gpu);
+/* Map the __managed__ variables of a just-loaded fatbinary on the host at
+ * their device addresses (initial values copied) and fill the host pointers
+ * nvcc's code reads them through. */
+cudaError_t rt_managed_vars_map(struct rt_fatbin *fb, const char *fn);
 
 #endif

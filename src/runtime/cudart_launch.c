@@ -15,12 +15,13 @@
 RT_EXPORT unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem,
                                                void *stream)
 {
-    if (rt_g.ncfg == RT_CFG_MAX) {
+    RT_LOCK();
+    if (rt_t.ncfg == RT_CFG_MAX) {
         rt_error(cudaErrorInvalidConfiguration, "__cudaPushCallConfiguration",
                  "too many nested launch configurations");
         return 1;
     }
-    struct rt_launch_cfg *c = &rt_g.cfg[rt_g.ncfg++];
+    struct rt_launch_cfg *c = &rt_t.cfg[rt_t.ncfg++];
     c->grid = gridDim;
     c->block = blockDim;
     c->shmem = sharedMem;
@@ -31,10 +32,11 @@ RT_EXPORT unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size
 RT_EXPORT cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim,
                                                  size_t *sharedMem, void *stream)
 {
-    if (rt_g.ncfg == 0)
+    RT_LOCK();
+    if (rt_t.ncfg == 0)
         return rt_error(cudaErrorMissingConfiguration, "__cudaPopCallConfiguration",
                         "no launch configuration to pop");
-    struct rt_launch_cfg *c = &rt_g.cfg[--rt_g.ncfg];
+    struct rt_launch_cfg *c = &rt_t.cfg[--rt_t.ncfg];
     *gridDim = c->grid;
     *blockDim = c->block;
     *sharedMem = c->shmem;
@@ -99,6 +101,7 @@ cudaError_t rt_take_pending(void)
 
 RT_EXPORT cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *func)
 {
+    RT_LOCK();
     struct rt_func *f = rt_find_func(func);
     if (!f)
         return rt_error(cudaErrorInvalidDeviceFunction, "__cudaGetKernel",
@@ -110,6 +113,7 @@ RT_EXPORT cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *func)
 RT_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
                                          void **args, size_t sharedMem, cudaStream_t stream)
 {
+    RT_LOCK();
     if (!kernel)
         return rt_error(cudaErrorInvalidDeviceFunction, "__cudaLaunchKernel",
                         "launch of an unregistered kernel");
@@ -119,12 +123,14 @@ RT_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3
 RT_EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
                                               void **args, size_t sharedMem, cudaStream_t stream)
 {
+    RT_LOCK();
     return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem, stream);
 }
 
 RT_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
                                        void **args, size_t sharedMem, cudaStream_t stream)
 {
+    RT_LOCK();
     struct rt_func *f = rt_find_func(func);
     if (!f)
         return rt_error(cudaErrorInvalidDeviceFunction, "cudaLaunchKernel",
@@ -135,6 +141,7 @@ RT_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 bloc
 RT_EXPORT cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
                                             void **args, size_t sharedMem, cudaStream_t stream)
 {
+    RT_LOCK();
     return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
 }
 
@@ -167,6 +174,7 @@ static cudaError_t func_info(const void *func, const char *fn, struct rt_func **
 
 RT_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
 {
+    RT_LOCK();
     struct rt_func *f;
     uint32_t regs = 0;
     uint64_t local = 0, shared = 0;
@@ -200,6 +208,7 @@ RT_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, con
 RT_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
     int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize, unsigned flags)
 {
+    RT_LOCK();
     (void)flags;
     const char *fn = "cudaOccupancyMaxActiveBlocksPerMultiprocessor";
     struct rt_func *f;
@@ -230,12 +239,14 @@ RT_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBloc
                                                                     int blockSize,
                                                                     size_t dynamicSMemSize)
 {
+    RT_LOCK();
     return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize,
                                                                   dynamicSMemSize, 0);
 }
 
 RT_EXPORT cudaError_t cudaFuncSetCacheConfig(const void *func, int cacheConfig)
 {
+    RT_LOCK();
     (void)cacheConfig;
     if (!rt_find_func(func))
         return rt_error(cudaErrorInvalidDeviceFunction, "cudaFuncSetCacheConfig",
@@ -245,6 +256,7 @@ RT_EXPORT cudaError_t cudaFuncSetCacheConfig(const void *func, int cacheConfig)
 
 RT_EXPORT cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value)
 {
+    RT_LOCK();
     (void)attr, (void)value;
     if (!rt_find_func(func))
         return rt_error(cudaErrorInvalidDeviceFunction, "cudaFuncSetAttribute",
@@ -254,6 +266,7 @@ RT_EXPORT cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value
 
 RT_EXPORT cudaError_t cudaFuncSetSharedMemConfig(const void *func, int config)
 {
+    RT_LOCK();
     (void)func, (void)config;
     return cudaSuccess;
 }
@@ -264,6 +277,7 @@ RT_EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim
                                                   void **args, size_t sharedMem,
                                                   cudaStream_t stream)
 {
+    RT_LOCK();
     return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
 }
 

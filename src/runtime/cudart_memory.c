@@ -43,6 +43,61 @@ void rt_managed_pull(ws_gpu *gpu)
                        rt_g.managed[i].size);
 }
 
+cudaError_t rt_managed_vars_map(struct rt_fatbin *fb, const char *fn)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    size_t ps = page > 0 ? (size_t)page : 4096;
+    for (size_t i = 0; i < rt_g.nvars; i++) {
+        struct rt_var *v = rt_g.vars[i];
+        if (v->fb != fb || !v->managed)
+            continue;
+        ws_devptr a = 0;
+        size_t sz = 0;
+        if (ws_module_symbol(fb->mod, v->name, &a, &sz) != WS_OK)
+            return rt_error(cudaErrorInvalidSymbol, fn, "__managed__ variable %s: %s", v->name,
+                            ws_last_error(rt_g.gpu));
+        /* the loader put it alone in WS_MANAGED_ALIGN-aligned pages */
+        size_t map = ((sz ? sz : 1) + ps - 1) / ps * ps;
+        void *h = MAP_FAILED;
+        if (a % WS_MANAGED_ALIGN == 0 && ps <= WS_MANAGED_ALIGN)
+            h = mmap((void *)(uintptr_t)a, map, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+        if (h == MAP_FAILED || h != (void *)(uintptr_t)a) {
+            if (h != MAP_FAILED)
+                munmap(h, map);
+            return rt_error(cudaErrorMemoryAllocation, fn,
+                            "__managed__ variable %s: cannot map host memory at device "
+                            "address 0x%llx",
+                            v->name, (unsigned long long)a);
+        }
+        ws_memcpy_dtoh(rt_g.gpu, h, a, sz); /* its initial value */
+        struct rt_managed *m = ARRAY_PUSH(rt_g.managed, rt_g.nmanaged, rt_g.managed_cap);
+        m->base = 0;
+        m->addr = a;
+        m->size = sz;
+        m->map_size = map;
+        *(void **)v->host_var = h;
+    }
+    return cudaSuccess;
+}
+
+cudaError_t rt_mem_hint(const void *ptr, size_t count, const void *stream, const char *fn)
+{
+    if (stream) {
+        cudaError_t rc = rt_check_stream(stream, fn);
+        if (rc != cudaSuccess)
+            return rc;
+    }
+    if (!rt_gpu(fn))
+        return rt_gpu_status();
+    uint64_t a = (uint64_t)(uintptr_t)ptr;
+    const struct rt_managed *m = find_managed(a);
+    if (!m || count == 0 || count > m->size - (a - m->addr))
+        return rt_error(cudaErrorInvalidValue, fn,
+                        "%zu bytes at %p are not inside one managed allocation", count, ptr);
+    return cudaSuccess;
+}
+
 /* A device pointer: inside a device allocation and not managed (whose host
  * mapping is the one to use outside kernels). */
 static int is_device(ws_gpu *gpu, const void *p)
@@ -55,6 +110,7 @@ static int is_device(ws_gpu *gpu, const void *p)
 
 RT_EXPORT cudaError_t cudaMalloc(void **devPtr, size_t size)
 {
+    RT_LOCK();
     ws_gpu *gpu = rt_gpu("cudaMalloc");
     if (!gpu)
         return rt_gpu_status();
@@ -71,6 +127,7 @@ RT_EXPORT cudaError_t cudaMalloc(void **devPtr, size_t size)
 
 RT_EXPORT cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height)
 {
+    RT_LOCK();
     if (!pitch)
         return rt_error(cudaErrorInvalidValue, "cudaMallocPitch", "pitch is NULL");
     size_t p = (width + 255) / 256 * 256;
@@ -89,12 +146,17 @@ static void forget_alloc(uint64_t a)
 
 RT_EXPORT cudaError_t cudaFree(void *devPtr)
 {
+    RT_LOCK();
     if (!devPtr)
         return cudaSuccess;
     ws_gpu *gpu = rt_gpu("cudaFree");
     if (!gpu)
         return rt_gpu_status();
     uint64_t a = (uint64_t)(uintptr_t)devPtr;
+    const struct rt_managed *mv = find_managed(a);
+    if (mv && !mv->base)
+        return rt_error(cudaErrorInvalidDevicePointer, "cudaFree",
+                        "%p is a __managed__ variable, not an allocation", devPtr);
     for (size_t i = 0; i < rt_g.nmanaged; i++)
         if (rt_g.managed[i].addr == a) {
             munmap(devPtr, rt_g.managed[i].map_size);
@@ -110,6 +172,7 @@ RT_EXPORT cudaError_t cudaFree(void *devPtr)
 
 RT_EXPORT cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned flags)
 {
+    RT_LOCK();
     (void)flags;
     ws_gpu *gpu = rt_gpu("cudaMallocManaged");
     if (!gpu)
@@ -150,6 +213,7 @@ RT_EXPORT cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned fla
 
 RT_EXPORT cudaError_t cudaMallocHost(void **ptr, size_t size)
 {
+    RT_LOCK();
     if (!ptr)
         return rt_error(cudaErrorInvalidValue, "cudaMallocHost", "ptr is NULL");
     void *p = NULL;
@@ -162,24 +226,28 @@ RT_EXPORT cudaError_t cudaMallocHost(void **ptr, size_t size)
 
 RT_EXPORT cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned flags)
 {
+    RT_LOCK();
     (void)flags;
     return cudaMallocHost(pHost, size);
 }
 
 RT_EXPORT cudaError_t cudaFreeHost(void *ptr)
 {
+    RT_LOCK();
     free(ptr);
     return cudaSuccess;
 }
 
 RT_EXPORT cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned flags)
 {
+    RT_LOCK();
     (void)ptr, (void)size, (void)flags;
     return cudaSuccess;
 }
 
 RT_EXPORT cudaError_t cudaHostUnregister(void *ptr)
 {
+    RT_LOCK();
     (void)ptr;
     return cudaSuccess;
 }
@@ -312,6 +380,7 @@ static cudaError_t copy_kind(ws_gpu *gpu, void *dst, const void *src, size_t n, 
 
 RT_EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, int kind)
 {
+    RT_LOCK();
     ws_gpu *gpu = rt_gpu("cudaMemcpy");
     if (!gpu)
         return rt_gpu_status();
@@ -320,12 +389,14 @@ RT_EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, int k
 
 RT_EXPORT cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count, int kind)
 {
+    RT_LOCK();
     return cudaMemcpy(dst, src, count, kind);
 }
 
 RT_EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, int kind,
                                       cudaStream_t stream)
 {
+    RT_LOCK();
     cudaError_t rc = rt_check_stream(stream, "cudaMemcpyAsync");
     return rc != cudaSuccess ? rc : cudaMemcpy(dst, src, count, kind);
 }
@@ -333,12 +404,14 @@ RT_EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, 
 RT_EXPORT cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count, int kind,
                                            cudaStream_t stream)
 {
+    RT_LOCK();
     return cudaMemcpyAsync(dst, src, count, kind, stream);
 }
 
 RT_EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
                                    size_t width, size_t height, int kind)
 {
+    RT_LOCK();
     ws_gpu *gpu = rt_gpu("cudaMemcpy2D");
     if (!gpu)
         return rt_gpu_status();
@@ -358,12 +431,14 @@ RT_EXPORT cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *sr
                                         size_t spitch, size_t width, size_t height, int kind,
                                         cudaStream_t stream)
 {
+    RT_LOCK();
     cudaError_t rc = rt_check_stream(stream, "cudaMemcpy2DAsync");
     return rc != cudaSuccess ? rc : cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
 }
 
 RT_EXPORT cudaError_t cudaMemset(void *devPtr, int value, size_t count)
 {
+    RT_LOCK();
     ws_gpu *gpu = rt_gpu("cudaMemset");
     if (!gpu)
         return rt_gpu_status();
@@ -391,12 +466,14 @@ RT_EXPORT cudaError_t cudaMemset(void *devPtr, int value, size_t count)
 
 RT_EXPORT cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count)
 {
+    RT_LOCK();
     return cudaMemset(devPtr, value, count);
 }
 
 RT_EXPORT cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count,
                                       cudaStream_t stream)
 {
+    RT_LOCK();
     cudaError_t rc = rt_check_stream(stream, "cudaMemsetAsync");
     return rc != cudaSuccess ? rc : cudaMemset(devPtr, value, count);
 }
@@ -404,12 +481,14 @@ RT_EXPORT cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count,
 RT_EXPORT cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count,
                                            cudaStream_t stream)
 {
+    RT_LOCK();
     cudaError_t rc = rt_check_stream(stream, "cudaMemsetAsync");
     return rc != cudaSuccess ? rc : cudaMemset(devPtr, value, count);
 }
 
 RT_EXPORT cudaError_t cudaMemGetInfo(size_t *freeMem, size_t *totalMem)
 {
+    RT_LOCK();
     ws_gpu *gpu = rt_gpu("cudaMemGetInfo");
     if (!gpu)
         return rt_gpu_status();
@@ -425,13 +504,19 @@ void rt_reset_memory(void)
 {
     if (!rt_g.gpu)
         return;
-    for (size_t i = 0; i < rt_g.nmanaged; i++)
-        munmap((void *)(uintptr_t)rt_g.managed[i].addr, rt_g.managed[i].map_size);
-    rt_g.nmanaged = 0;
+    /* __managed__ variables stay, as their modules do */
+    size_t keep = 0;
+    for (size_t i = 0; i < rt_g.nmanaged; i++) {
+        if (!rt_g.managed[i].base)
+            rt_g.managed[keep++] = rt_g.managed[i];
+        else
+            munmap((void *)(uintptr_t)rt_g.managed[i].addr, rt_g.managed[i].map_size);
+    }
+    rt_g.nmanaged = keep;
     for (size_t i = 0; i < rt_g.nallocs; i++)
         ws_free(rt_g.gpu, rt_g.allocs[i]);
     rt_g.nallocs = 0;
-    rt_g.ncfg = 0;
+    rt_t.ncfg = 0;
 }
 
 /* ---- symbols ----------------------------------------------------------------- */
@@ -457,6 +542,7 @@ static cudaError_t symbol_addr(const void *symbol, const char *fn, uint64_t *add
 
 RT_EXPORT cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
 {
+    RT_LOCK();
     uint64_t a = 0;
     size_t sz = 0;
     cudaError_t rc = symbol_addr(symbol, "cudaGetSymbolAddress", &a, &sz);
@@ -470,6 +556,7 @@ RT_EXPORT cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
 
 RT_EXPORT cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
 {
+    RT_LOCK();
     uint64_t a = 0;
     size_t sz = 0;
     cudaError_t rc = symbol_addr(symbol, "cudaGetSymbolSize", &a, &sz);
@@ -484,6 +571,7 @@ RT_EXPORT cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
 RT_EXPORT cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count,
                                          size_t offset, int kind)
 {
+    RT_LOCK();
     const char *fn = "cudaMemcpyToSymbol";
     uint64_t a = 0;
     size_t sz = 0;
@@ -503,12 +591,14 @@ RT_EXPORT cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, si
 RT_EXPORT cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t count,
                                               size_t offset, int kind)
 {
+    RT_LOCK();
     return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
 }
 
 RT_EXPORT cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count,
                                               size_t offset, int kind, cudaStream_t stream)
 {
+    RT_LOCK();
     cudaError_t rc = rt_check_stream(stream, "cudaMemcpyToSymbolAsync");
     return rc != cudaSuccess ? rc : cudaMemcpyToSymbol(symbol, src, count, offset, kind);
 }
@@ -516,6 +606,7 @@ RT_EXPORT cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *sr
 RT_EXPORT cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count,
                                            size_t offset, int kind)
 {
+    RT_LOCK();
     const char *fn = "cudaMemcpyFromSymbol";
     uint64_t a = 0;
     size_t sz = 0;
@@ -535,12 +626,14 @@ RT_EXPORT cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t
 RT_EXPORT cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t count,
                                                 size_t offset, int kind)
 {
+    RT_LOCK();
     return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
 }
 
 RT_EXPORT cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count,
                                                 size_t offset, int kind, cudaStream_t stream)
 {
+    RT_LOCK();
     cudaError_t rc = rt_check_stream(stream, "cudaMemcpyFromSymbolAsync");
     return rc != cudaSuccess ? rc : cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
 }
@@ -548,6 +641,7 @@ RT_EXPORT cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, s
 RT_EXPORT cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width,
                                    size_t height)
 {
+    RT_LOCK();
     if (width > pitch)
         return rt_error(cudaErrorInvalidPitchValue, "cudaMemset2D", "width %zu > pitch %zu",
                         width, pitch);
@@ -562,6 +656,7 @@ RT_EXPORT cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t
 RT_EXPORT cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width,
                                         size_t height, cudaStream_t stream)
 {
+    RT_LOCK();
     cudaError_t rc = rt_check_stream(stream, "cudaMemset2DAsync");
     return rc != cudaSuccess ? rc : cudaMemset2D(devPtr, pitch, value, width, height);
 }
@@ -578,6 +673,7 @@ struct rt_pointer_attributes {
 RT_EXPORT cudaError_t cudaPointerGetAttributes(struct rt_pointer_attributes *attr,
                                                const void *ptr)
 {
+    RT_LOCK();
     if (!attr)
         return rt_error(cudaErrorInvalidValue, "cudaPointerGetAttributes", "attr is NULL");
     ws_gpu *gpu = rt_gpu("cudaPointerGetAttributes");

@@ -16,6 +16,15 @@
 
 #define RT_EXPORT __attribute__((visibility("default")))
 
+/* Host threads: every exported entry point starts with RT_LOCK(), which holds
+ * one process-wide recursive lock until the function returns (the simulated
+ * device is shared by all threads and runs one call at a time; each thread
+ * has its own last error and launch configurations, struct rt_thread).
+ * tests/cuda/locks.sh checks that no entry point lacks it. */
+void rt_lock(void);
+void rt_unlock(int *guard);
+#define RT_LOCK() __attribute__((cleanup(rt_unlock))) int rt_guard_ = (rt_lock(), 0)
+
 /* Record `code` as the last error; print "warpsim: fn: message" on stderr
  * when fmt is non-NULL.  Returns code. */
 cudaError_t rt_error(cudaError_t code, const char *fn, const char *fmt, ...)
@@ -35,6 +44,12 @@ cudaError_t rt_gpu_status(void);
  * The same for events (NULL is invalid). */
 cudaError_t rt_check_stream(const void *stream, const char *fn);
 cudaError_t rt_check_event(const void *event, const char *fn);
+
+/* cudaMemPrefetchAsync / cudaMemAdvise: accepted (a hint; managed memory is
+ * always where it is needed) when [ptr, ptr+count) lies in one managed
+ * allocation or __managed__ variable and the stream is valid (NULL: none);
+ * else cudaErrorInvalidValue / cudaErrorInvalidResourceHandle. */
+cudaError_t rt_mem_hint(const void *ptr, size_t count, const void *stream, const char *fn);
 
 /* Free every allocation (cudaDeviceReset). */
 void rt_reset_memory(void);

@@ -111,3 +111,15 @@ extern "C" __global__ void more_atomics(unsigned *tickets, unsigned long long *l
         atomicAdd(dsum, s_d);
     }
 }
+
+#include <cuda_fp16.h>
+
+// atomicAdd on __half2 and __half (atom.add.noftz.f16x2 / .f16): every
+// thread adds exactly representable values, so the sums are exact.
+extern "C" __global__ void half_atomics(__half2 *h2, __half *h, const __half2 *add)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    atomicAdd(&h2[0], add[i]);
+    atomicAdd(&h[0], __low2half(add[i]));
+    atomicAdd(&h[1], __float2half(-0.125f));
+}

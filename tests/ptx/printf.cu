@@ -21,3 +21,12 @@ extern "C" __global__ void print_divergent(const int *in)
     if (v & 1)
         printf("odd %d at %u\n", v, threadIdx.x);
 }
+
+// '*' widths and precisions (int arguments, a negative width means '-'),
+// hh/h length modifiers (the int argument narrowed), %a and %p.
+extern "C" __global__ void print_star(int w, int prec, int v, double d)
+{
+    printf("[%*d] [%-*d] [%*d] [%.*f] [%*.*e] [%*s]\n", w, v, w, v, -w, v, prec, d, w, prec,
+           d, w, "s");
+    printf("[%hhd] [%hhu] [%hd] [%hx] [%a] [%p]\n", v, v, v, v, d, (void *)0xabc0ULL);
+}

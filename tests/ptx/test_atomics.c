@@ -201,12 +201,38 @@ static void test_more(void **state)
     assert_true(gd == 0.5 + NB * B * 0.125);
 }
 
+/* atomicAdd on __half2 / __half (atom.add.noftz.f16x2 / .f16): thread i adds
+ * (0.5 * (i % 4), i odd ? -1 : 2) to h2, the low half to h[0] and -0.125 to
+ * h[1]; every partial sum is exact in f16 whatever the order. */
+static void test_half(void **state)
+{
+    struct golden *g = *state;
+    enum { B = 64, NB = 2, N = B * NB };
+    static const uint16_t lo_bits[4] = {0x0000, 0x3800, 0x3c00, 0x3e00}; /* 0 .5 1 1.5 */
+    uint32_t add[N];
+    for (int i = 0; i < N; i++)
+        add[i] = lo_bits[i % 4] | (uint32_t)((i & 1) ? 0xbc00u /* -1 */ : 0x4000u /* 2 */) << 16;
+    ws_devptr dh2 = golden_upload(g, NULL, 4);
+    ws_devptr dh = golden_upload(g, NULL, 4);
+    ws_devptr dadd = golden_upload(g, add, sizeof add);
+    void *args[] = {&dh2, &dh, &dadd};
+    golden_launch(g, "half_atomics", NB, B, 0, args);
+    uint16_t h2[2], h[2];
+    golden_download(g, h2, dh2, sizeof h2);
+    golden_download(g, h, dh, sizeof h);
+    assert_int_equal(h2[0], 0x5600); /* 32 * (0 + .5 + 1 + 1.5) = 96 */
+    assert_int_equal(h2[1], 0x5400); /* 64 * 2 - 64 = 64 */
+    assert_int_equal(h[0], 0x5600);  /* 96 */
+    assert_int_equal(h[1], 0xcc00);  /* 128 * -0.125 = -16 */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_global),
         cmocka_unit_test(test_shared),
         cmocka_unit_test(test_more),
+        cmocka_unit_test(test_half),
     };
     return cmocka_run_group_tests(tests, setup, golden_close);
 }

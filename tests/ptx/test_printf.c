@@ -1,6 +1,7 @@
 /* test_printf.c: golden test of device printf in PTX produced by nvcc
  * (tests/ptx/printf.cu): vprintf with ints, floats, doubles, strings, chars,
- * long long, width/precision flags and %%, from converged and divergent code.
+ * long long, width/precision flags, '*' widths and precisions, hh/h, %a, %p
+ * and %%, from converged and divergent code.
  * The output is captured through ws_gpu_set_output on a tmpfile() and
  * compared with the text the host's printf produces for the same formats. */
 #include "golden.h"
@@ -120,12 +121,30 @@ static void test_divergent(void **state)
     free(text);
 }
 
+/* '*' width and precision arguments, hh/h narrowing, %a and %p (issue 15). */
+static void test_star_and_short(void **state)
+{
+    struct golden *g = *state;
+    int w = 7, prec = 2, v = 70000 + 300;
+    double d = -1234.5678;
+    void *args[] = {&w, &prec, &v, &d};
+    char *text = capture(g, "print_star", 1, 1, args);
+    char want[1024] = "";
+    append(want, sizeof want, "[%*d] [%-*d] [%*d] [%.*f] [%*.*e] [%*s]\n", w, v, w, v, -w, v,
+           prec, d, w, prec, d, w, "s");
+    append(want, sizeof want, "[%hhd] [%hhu] [%hd] [%hx] [%a] [%p]\n", (signed char)v,
+           (unsigned char)v, (short)v, (unsigned short)v, d, (void *)0xabc0ULL);
+    assert_string_equal(text, want);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_basic),
         cmocka_unit_test(test_blocks),
         cmocka_unit_test(test_divergent),
+        cmocka_unit_test(test_star_and_short),
     };
     return cmocka_run_group_tests(tests, setup, golden_close);
 }

@@ -180,6 +180,43 @@ static void test_partial_warp(void **state)
     golden_check_u32("partial_warp", want, got, 3 * N, 3, names);
 }
 
+/* Each half-warp votes with its own member mask (cooperative groups'
+ * tiled_partition<16>): ballot, all, any and match.any see only its 16 lanes. */
+static void test_tile_votes(void **state)
+{
+    struct golden *g = *state;
+    static const char *const names[4] = {"ballot (half-warp mask)", "all (half-warp mask)",
+                                         "any (half-warp mask)", "match.any (half-warp mask)"};
+    enum { B = 64, N = B };
+    int in[N];
+    for (int i = 0; i < N; i++)
+        in[i] = (i * 5) % 9 - 1; /* -1..7 */
+    for (int i = 16; i < 32; i++) /* upper half of warp 0: non-negative, no 7 */
+        in[i] = i % 6;
+    ws_devptr di = golden_upload(g, in, sizeof in);
+    ws_devptr dout = golden_upload(g, NULL, sizeof(uint32_t) * 4 * N);
+    void *args[] = {&di, &dout};
+    golden_launch(g, "tile_votes", 1, B, 0, args);
+    uint32_t got[4 * N], want[4 * N];
+    golden_download(g, got, dout, sizeof got);
+    for (int i = 0; i < N; i++) {
+        int lane = i & 31, half = lane & 16, base = i - lane;
+        uint32_t ballot = 0, all = 1, any = 0, match = 0;
+        for (int k = half; k < half + 16; k++) {
+            int v = in[base + k];
+            ballot |= (uint32_t)(v > 0) << k;
+            all &= v >= 0;
+            any |= v == 7;
+            match |= (uint32_t)((v & 3) == (in[i] & 3)) << k;
+        }
+        want[4 * i] = ballot;
+        want[4 * i + 1] = all;
+        want[4 * i + 2] = any;
+        want[4 * i + 3] = match;
+    }
+    golden_check_u32("tile_votes", want, got, 4 * N, 4, names);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -187,6 +224,7 @@ int main(void)
         cmocka_unit_test(test_votes),
         cmocka_unit_test(test_block_votes),
         cmocka_unit_test(test_partial_warp),
+        cmocka_unit_test(test_tile_votes),
     };
     return cmocka_run_group_tests(tests, setup, golden_close);
 }

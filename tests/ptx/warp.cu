@@ -95,3 +95,18 @@ extern "C" __global__ void partial_warp(const int *in, unsigned *out)
     unsigned ma = __match_all_sync(0xffffffffu, v >> 8, &pred);
     o[2] = ma ^ (unsigned)pred;
 }
+
+// Votes and match with per-half-warp member masks in converged code (the
+// shape of cooperative_groups::tiled_partition<16>): each half votes alone.
+extern "C" __global__ void tile_votes(const int *in, unsigned *out)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int lane = threadIdx.x & 31;
+    int v = in[i];
+    unsigned m = 0xffffu << (lane & 16);
+    unsigned *o = out + 4 * i;
+    o[0] = __ballot_sync(m, v > 0);
+    o[1] = __all_sync(m, v >= 0);
+    o[2] = __any_sync(m, v == 7);
+    o[3] = __match_any_sync(m, v & 3);
+}

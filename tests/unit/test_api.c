@@ -256,6 +256,54 @@ static void test_guard_gap(void **state)
     ws_gpu_free(gpu);
 }
 
+/* .global .attribute(.managed) (CUDA __managed__): parsed, placed alone at a
+ * WS_MANAGED_ALIGN boundary with its initializer, usable by a kernel; other
+ * attributes and a managed non-global variable are refused by name. */
+static void test_managed_var(void **state)
+{
+    (void)state;
+    static const char ptx[] = ".version 7.5\n.target sm_75\n.address_size 64\n"
+                              ".global .align 4 .u32 plain = 3;\n"
+                              ".global .attribute(.managed) .align 4 .u32 counter = 5;\n"
+                              ".global .attribute(.managed) .align 4 .b8 arr[100];\n"
+                              ".visible .entry bump()\n{\n  .reg .u32 %r<3>;\n"
+                              "  ld.global.u32 %r1, [counter];\n  add.u32 %r2, %r1, 10;\n"
+                              "  st.global.u32 [counter], %r2;\n"
+                              "  st.global.u32 [arr+96], %r1;\n  ret;\n}\n";
+    ws_gpu *gpu;
+    assert_int_equal(ws_gpu_new(&gpu), WS_OK);
+    ws_module *mod;
+    assert_int_equal(ws_module_load_string(gpu, ptx, "managed.ptx", &mod), WS_OK);
+    ws_devptr c, a, p;
+    size_t sz;
+    assert_int_equal(ws_module_symbol(mod, "counter", &c, &sz), WS_OK);
+    assert_int_equal(sz, 4);
+    assert_int_equal(c % WS_MANAGED_ALIGN, 0);
+    assert_int_equal(ws_module_symbol(mod, "arr", &a, &sz), WS_OK);
+    assert_int_equal(sz, 100);
+    assert_int_equal(a % WS_MANAGED_ALIGN, 0);
+    assert_int_equal(ws_module_symbol(mod, "plain", &p, &sz), WS_OK);
+    /* nothing else in the managed variables' pages */
+    assert_true(p + 4 <= c || p >= c + WS_MANAGED_ALIGN);
+    assert_true(p + 4 <= a || p >= a + WS_MANAGED_ALIGN);
+    assert_true(a >= c + WS_MANAGED_ALIGN || c >= a + WS_MANAGED_ALIGN);
+    assert_int_equal(ws_launch(mod, "bump", ws_dim(1, 1, 1), ws_dim(1, 1, 1), 0, NULL), WS_OK);
+    uint32_t v, w;
+    assert_int_equal(ws_memcpy_dtoh(gpu, &v, c, 4), WS_OK);
+    assert_int_equal(v, 15);
+    assert_int_equal(ws_memcpy_dtoh(gpu, &w, a + 96, 4), WS_OK);
+    assert_int_equal(w, 5);
+    static const char unified[] = ".version 7.5\n.target sm_75\n.address_size 64\n"
+                                  ".global .attribute(.unified(1,2)) .u32 u;\n";
+    assert_int_equal(ws_module_load_string(gpu, unified, "u.ptx", &mod), WS_ERR_UNSUPPORTED);
+    assert_non_null(strstr(ws_last_error(gpu), ".unified"));
+    static const char shared[] = ".version 7.5\n.target sm_75\n.address_size 64\n"
+                                 ".shared .attribute(.managed) .u32 s;\n";
+    assert_int_equal(ws_module_load_string(gpu, shared, "s.ptx", &mod), WS_ERR_PARSE);
+    assert_non_null(strstr(ws_last_error(gpu), ".attribute(.managed)"));
+    ws_gpu_free(gpu);
+}
+
 /* A kernel that declares no registers at all runs in both modes. */
 static void test_no_registers(void **state)
 {
@@ -286,6 +334,7 @@ int main(void)
         cmocka_unit_test(test_memory_and_misuse),
         cmocka_unit_test(test_guard_gap),
         cmocka_unit_test(test_no_registers),
+        cmocka_unit_test(test_managed_var),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

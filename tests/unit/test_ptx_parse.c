@@ -708,7 +708,29 @@ static void test_errors(void **state)
          "t.ptx:4:18: address initializer 'generic'"},
         {HDR ".entry k()\n{\n.reg .b32 %r<2>;\nwmma.load.a.sync.aligned.row.m16n16k16.f16 "
              "{%r1}, [%r1];\n}\n",
-         WS_ERR_UNSUPPORTED, "t.ptx:7:1: unsupported instruction 'wmma'"},
+         WS_ERR_UNSUPPORTED,
+         "t.ptx:7:1: unsupported instruction, warp-level matrix multiply-accumulate (tensor "
+         "cores), not simulated by warpsim: 'wmma.load.a.sync.aligned.row.m16n16k16.f16'"},
+        {HDR ".entry k()\n{\n.reg .b32 %r<5>;\n"
+             "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%r1,%r2,%r3,%r4}, {%r1,%r2}, "
+             "{%r1}, {%r1,%r2,%r3,%r4};\n}\n",
+         WS_ERR_UNSUPPORTED,
+         "t.ptx:7:1: unsupported instruction, warp-level matrix multiply-accumulate (tensor "
+         "cores), not simulated by warpsim: 'mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32'"},
+        {HDR ".entry k()\n{\n.reg .b32 %r<2>;\n.reg .b64 %rd<2>;\n"
+             "cp.async.ca.shared.global [%r1], [%rd1], 4;\n}\n",
+         WS_ERR_UNSUPPORTED,
+         "t.ptx:8:1: unsupported instruction, asynchronous copy (cp.async, memcpy_async, "
+         "cuda::pipeline), not simulated by warpsim: 'cp.async.ca.shared.global'"},
+        {HDR ".entry k()\n{\n.reg .b32 %r<2>;\n"
+             "ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r1}, [%r1];\n}\n",
+         WS_ERR_UNSUPPORTED,
+         "t.ptx:7:1: unsupported instruction, warp-level matrix load, not simulated by "
+         "warpsim: 'ldmatrix.sync.aligned.m8n8.x1.shared.b16'"},
+        {HDR ".entry k()\n{\n.reg .b32 %r<2>;\nmov.u32 %r1, %envreg2;\n}\n",
+         WS_ERR_UNSUPPORTED,
+         "t.ptx:7:14: launch environment register (cooperative groups' grid and multi-grid "
+         "synchronisation, this_grid().sync(), read it) is not supported: '%envreg2'"},
         {HDR ".entry k()\n{\n.reg .b32 %r<2>;\nadd.s32 %r1, %r1;\n}\n", WS_ERR_PARSE,
          "t.ptx:7:1: wrong number of operands for 'add'"},
         {HDR ".entry k()\n{\n.reg .b32 %r<2>;\nld.global.u32 %r1, %r1;\n}\n", WS_ERR_PARSE,
