@@ -217,7 +217,9 @@ void parser_decl_attrs(struct parser *p, struct decl_attrs *a)
             p_next(p);
         } else if (tok_is(t, ".texref") || tok_is(t, ".surfref") ||
                    tok_is(t, ".samplerref")) {
-            p_unsup(p, t, "texture, surface and sampler references are not supported:");
+            p_unsup(p, t, "legacy texture, surface and sampler references (texture<>, "
+                          "surface<>; removed in CUDA 12) are not supported; use texture and "
+                          "surface objects:");
         } else {
             break;
         }
