@@ -21,6 +21,8 @@ set(WS_CUDART_SOURCES
   ${PROJECT_SOURCE_DIR}/src/runtime/cudart.c
   ${PROJECT_SOURCE_DIR}/src/runtime/cudart_launch.c
   ${PROJECT_SOURCE_DIR}/src/runtime/cudart_memory.c
+  ${PROJECT_SOURCE_DIR}/src/runtime/cudart_array.c
+  ${PROJECT_SOURCE_DIR}/src/runtime/cudart_texture.c
   ${PROJECT_SOURCE_DIR}/src/runtime/cudart_device.c
   ${PROJECT_SOURCE_DIR}/src/runtime/cudart_report.c
   ${PROJECT_SOURCE_DIR}/src/runtime/cudart_stubs.c)
@@ -69,7 +71,8 @@ set(WS_CUDA_PROGRAMS
   "api_basic:api_basic.cu"
   "multi:multi_main.cu,multi_a.cu,multi_b.cu"
   "spin:spin.cu"
-  "nw_wrap:nw_wrap.cu")
+  "nw_wrap:nw_wrap.cu"
+  "texture:texture.cu")
 if(WS_SANITIZE)
   if(CMAKE_C_COMPILER_ID STREQUAL "Clang")
     set(WS_ASAN_LIB libclang_rt.asan-x86_64.so)
@@ -130,6 +133,14 @@ if(NVCC)
   add_test(NAME cuda/fault COMMAND ${PROJECT_SOURCE_DIR}/tests/cuda/fault.sh
            $<TARGET_FILE:warpsim> ${WS_CUDA_OUT}/fault ${WS_CUDA_OUT}/fault_lines)
   add_custom_target(cuda_programs ALL DEPENDS ${WS_CUDA_BINS})
+  # texture and surface objects through the timing model as well
+  add_test(NAME cuda/texture-timing COMMAND warpsim exec --mode timing -- ${WS_CUDA_OUT}/texture
+           WORKING_DIRECTORY ${WS_CUDA_OUT})
+  set_tests_properties(cuda/texture-timing PROPERTIES PASS_REGULAR_EXPRESSION "PASS all"
+                       FAIL_REGULAR_EXPRESSION "FAIL")
+  if(WS_SANITIZE)
+    set_tests_properties(cuda/texture-timing PROPERTIES ENVIRONMENT "LD_PRELOAD=${WS_ASAN_RUNTIME}")
+  endif()
   # Ctrl-C during a kernel of a program under `warpsim exec`
   add_test(NAME cuda/sigint COMMAND ${PROJECT_SOURCE_DIR}/tests/cuda/sigint.sh
            $<TARGET_FILE:warpsim> ${WS_CUDA_OUT}/spin)

@@ -32,6 +32,8 @@ static const struct {
     {13, "cudaErrorInvalidSymbol", "invalid device symbol"},
     {16, "cudaErrorInvalidHostPointer", "invalid host pointer"},
     {17, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
+    {18, "cudaErrorInvalidTexture", "invalid texture reference"},
+    {20, "cudaErrorInvalidChannelDescriptor", "invalid channel descriptor"},
     {21, "cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"},
     {52, "cudaErrorMissingConfiguration", "__global__ function call is not configured"},
     {98, "cudaErrorInvalidDeviceFunction", "invalid device function"},
