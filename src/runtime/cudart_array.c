@@ -26,6 +26,13 @@ struct cudaArray *rt_array_find(const void *a, const char *fn)
     return NULL;
 }
 
+void rt_array_reset(void)
+{
+    for (size_t i = 0; i < rt_narrays; i++)
+        free(rt_arrays[i]);
+    rt_narrays = 0;
+}
+
 RT_EXPORT struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, int f)
 {
     struct cudaChannelFormatDesc d = {x, y, z, w, f};

@@ -150,6 +150,8 @@ RT_EXPORT cudaError_t cudaThreadSynchronize(void)
 RT_EXPORT cudaError_t cudaDeviceReset(void)
 {
     rt_reset_memory();
+    rt_array_reset();
+    rt_texture_reset();
     rt_g.pending = rt_g.sticky = cudaSuccess; /* a new context */
     return cudaSuccess;
 }

@@ -147,6 +147,10 @@ struct cudaArray {
 
 /* The live array a points to, or NULL (an error recorded for fn). */
 struct cudaArray *rt_array_find(const void *a, const char *fn);
+/* Forget every array / texture and surface object (cudaDeviceReset, after
+ * the device memory was freed). */
+void rt_array_reset(void);
+void rt_texture_reset(void);
 /* Bytes per element of a channel description: 0 (an error recorded for fn)
  * when the description is one warpsim does not support. */
 unsigned rt_channel_bytes(const struct cudaChannelFormatDesc *d, const char *fn);

@@ -30,6 +30,11 @@ struct rt_obj {
 static struct rt_obj *rt_objs;
 static size_t rt_nobjs, rt_objs_cap;
 
+void rt_texture_reset(void)
+{
+    rt_nobjs = 0;
+}
+
 /* Channel format -> descriptor fields. */
 static cudaError_t set_format(struct tex_desc *d, const struct cudaChannelFormatDesc *c,
                               const char *fn)
