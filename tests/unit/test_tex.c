@@ -6,9 +6,13 @@
  *    normalized-float reads of 8/16-bit integers, tex1Dfetch bounds, the
  *    gather order, surface bounds modes;
  *  - PTX of the shape nvcc emits for texture and surface objects (tex.2d,
- *    tex.1d with s32 coordinates, tld4, txq, suld.b, sust.b) run through
- *    the API on descriptors the test writes, and the faults of a bad handle
- *    and of an out-of-range .trap surface store. */
+ *    tld4, txq, suld.b, sust.b) run through the API on descriptors the test
+ *    writes, and the fault of an out-of-range .trap surface store;
+ *  - nvcc's own PTX for texture and surface objects (tex_kernels.cu, committed
+ *    as tex_kernels.ptx): tex1Dfetch, tex2D with a float4 result, the layered
+ *    fetches, tex2Dgather, tex3D with normalized wrapped coordinates and a
+ *    16-bit surface read-modify-write, in both modes, against values worked
+ *    out here. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -352,6 +356,228 @@ static void test_ptx_timing(void **state)
     run_ptx("timing");
 }
 
+/* ---- nvcc's PTX (tex_kernels.ptx) -------------------------------------------- */
+
+struct env {
+    ws_gpu *gpu;
+    ws_module *mod;
+};
+
+static ws_devptr dev_copy(struct env *v, const void *p, size_t n)
+{
+    ws_devptr d;
+    assert_int_equal(ws_malloc(v->gpu, n, &d), WS_OK);
+    if (p)
+        assert_int_equal(ws_memcpy_htod(v->gpu, d, p, n), WS_OK);
+    return d;
+}
+
+/* A float array texture of w x h x planes texels with nchan channels. */
+static ws_devptr obj(struct env *v, const float *texels, unsigned nchan, uint64_t w, uint64_t h,
+                     uint64_t planes, unsigned dims, int layered, int linear, int norm,
+                     unsigned addr)
+{
+    struct tex_desc d = desc_1d(w, addr, linear, norm);
+    d.nchan = (uint8_t)nchan;
+    d.dims = (uint8_t)dims;
+    d.layered = (uint8_t)layered;
+    d.height = h;
+    if (layered)
+        d.layers = planes;
+    else
+        d.depth = planes;
+    d.pitch = w * 4 * nchan;
+    d.slice = d.pitch * h;
+    d.base = dev_copy(v, texels, d.slice * planes);
+    return dev_copy(v, &d, sizeof d);
+}
+
+static void launch(struct env *v, const char *k, unsigned grid, unsigned block, void **args)
+{
+    if (ws_launch(v->mod, k, ws_dim(grid, 1, 1), ws_dim(block, 1, 1), 0, args) != WS_OK)
+        fail_msg("%s: %s", k, ws_last_error(v->gpu));
+}
+
+static void run_nvcc_ptx(const char *mode)
+{
+    struct env v;
+    assert_int_equal(ws_gpu_new(&v.gpu), WS_OK);
+    assert_int_equal(ws_gpu_set(v.gpu, "mode", mode), WS_OK);
+    if (ws_module_load_file(v.gpu, WS_SOURCE_DIR "/tests/unit/tex_kernels.ptx", &v.mod) != WS_OK)
+        fail_msg("%s", ws_last_error(v.gpu));
+    enum { N = 32 };
+    /* tex1Dfetch on linear memory: 40 texels, indexes past the end read 0 */
+    {
+        float h[40];
+        int idx[N];
+        for (int i = 0; i < 40; i++)
+            h[i] = 1.5f * (float)i;
+        for (int i = 0; i < N; i++)
+            idx[i] = (i * 7) % 45;
+        struct tex_desc d = desc_1d(40, TEX_ADDR_CLAMP, 0, 0);
+        d.res = TEX_RES_LINEAR;
+        d.base = dev_copy(&v, h, sizeof h);
+        ws_devptr t = dev_copy(&v, &d, sizeof d), di = dev_copy(&v, idx, sizeof idx),
+                  o = dev_copy(&v, NULL, N * 4);
+        void *a[] = {&t, &di, &o};
+        launch(&v, "fetch1d", 1, N, a);
+        float out[N];
+        assert_int_equal(ws_memcpy_dtoh(v.gpu, out, o, sizeof out), WS_OK);
+        for (int i = 0; i < N; i++)
+            assert_true(out[i] == (idx[i] < 40 ? h[idx[i]] : 0.0f));
+    }
+    /* tex2D<float4>, linear, clamp: x = k + 0.75 (alpha 0.25), y = 2 (beta 0.5) */
+    {
+        enum { W = 8, H = 4 };
+        float img[H][W][4];
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++)
+                for (int c = 0; c < 4; c++)
+                    img[y][x][c] = (float)(64 * c + 8 * y + x);
+        ws_devptr t = obj(&v, &img[0][0][0], 4, W, H, 1, 2, 0, 1, 0, TEX_ADDR_CLAMP);
+        float xy[N][2];
+        for (int k = 0; k < N; k++) {
+            xy[k][0] = (float)(k % W) + 0.75f;
+            xy[k][1] = 2.0f;
+        }
+        ws_devptr dq = dev_copy(&v, xy, sizeof xy), o = dev_copy(&v, NULL, N * 16);
+        void *a[] = {&t, &dq, &o};
+        launch(&v, "sample2d", 1, N, a);
+        float out[N][4];
+        assert_int_equal(ws_memcpy_dtoh(v.gpu, out, o, sizeof out), WS_OK);
+        for (int k = 0; k < N; k++) {
+            int i = k % W, i1 = i + 1 < W ? i + 1 : W - 1;
+            for (int c = 0; c < 4; c++) {
+                float a = 0.25f, b = 0.5f, want = 0.0f;
+                want += (1 - a) * (1 - b) * img[1][i][c];
+                want += a * (1 - b) * img[1][i1][c];
+                want += (1 - a) * b * img[2][i][c];
+                want += a * b * img[2][i1][c];
+                assert_true(out[k][c] == want);
+            }
+        }
+    }
+    /* layered 1D (8 x 3 layers) and 2D (4 x 4 x 3 layers), point, layer clamped */
+    {
+        float l1[3][8], l2[3][4][4];
+        for (int l = 0; l < 3; l++) {
+            for (int x = 0; x < 8; x++)
+                l1[l][x] = (float)(100 * l + x);
+            for (int y = 0; y < 4; y++)
+                for (int x = 0; x < 4; x++)
+                    l2[l][y][x] = (float)(1000 + 100 * l + 10 * y + x);
+        }
+        ws_devptr t1 = obj(&v, &l1[0][0], 1, 8, 1, 3, 1, 1, 0, 0, TEX_ADDR_CLAMP);
+        ws_devptr t2 = obj(&v, &l2[0][0][0], 1, 4, 4, 3, 2, 1, 0, 0, TEX_ADDR_CLAMP);
+        float xy[N][2];
+        int layer[N];
+        for (int k = 0; k < N; k++) {
+            xy[k][0] = (float)(k % 8) + 0.5f;
+            xy[k][1] = (float)(k % 4) + 0.5f;
+            layer[k] = k % 5;
+        }
+        ws_devptr dq = dev_copy(&v, xy, sizeof xy), dl = dev_copy(&v, layer, sizeof layer),
+                  o = dev_copy(&v, NULL, N * 8);
+        void *a[] = {&t1, &t2, &dq, &dl, &o};
+        launch(&v, "layered", 1, N, a);
+        float out[N][2];
+        assert_int_equal(ws_memcpy_dtoh(v.gpu, out, o, sizeof out), WS_OK);
+        for (int k = 0; k < N; k++) {
+            int l = layer[k] < 3 ? layer[k] : 2;
+            assert_true(out[k][0] == l1[l][k % 8]);
+            int x = k % 8 < 4 ? k % 8 : 3; /* x clamped to the 4-texel width */
+            assert_true(out[k][1] == l2[l][k % 4][x]);
+        }
+    }
+    /* tex2Dgather, component 1 (.g) of a float2 texture at (k + 1, 2): i = k, j = 1 */
+    {
+        enum { W = 8, H = 4 };
+        float img[H][W][2];
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) {
+                img[y][x][0] = -1.0f;
+                img[y][x][1] = (float)(10 * y + x);
+            }
+        ws_devptr t = obj(&v, &img[0][0][0], 2, W, H, 1, 2, 0, 0, 0, TEX_ADDR_CLAMP);
+        float xy[N][2];
+        for (int k = 0; k < N; k++) {
+            xy[k][0] = (float)(k % 7) + 1.0f;
+            xy[k][1] = 2.0f;
+        }
+        ws_devptr dq = dev_copy(&v, xy, sizeof xy), o = dev_copy(&v, NULL, N * 16);
+        void *a[] = {&t, &dq, &o};
+        launch(&v, "gather", 1, N, a);
+        float out[N][4];
+        assert_int_equal(ws_memcpy_dtoh(v.gpu, out, o, sizeof out), WS_OK);
+        for (int k = 0; k < N; k++) {
+            int i = k % 7;
+            assert_true(out[k][0] == img[2][i][1] && out[k][1] == img[2][i + 1][1]);
+            assert_true(out[k][2] == img[1][i + 1][1] && out[k][3] == img[1][i][1]);
+        }
+    }
+    /* tex3D, point, normalized coordinates wrapped: a 4 x 2 x 2 volume */
+    {
+        float vol[2][2][4];
+        for (int z = 0; z < 2; z++)
+            for (int y = 0; y < 2; y++)
+                for (int x = 0; x < 4; x++)
+                    vol[z][y][x] = (float)(100 * z + 10 * y + x);
+        ws_devptr t = obj(&v, &vol[0][0][0], 1, 4, 2, 2, 3, 0, 0, 1, TEX_ADDR_WRAP);
+        float p[N][4];
+        for (int k = 0; k < N; k++) {
+            p[k][0] = ((float)(k % 4) + 0.5f) / 4.0f - 1.0f;  /* wraps to texel k % 4 */
+            p[k][1] = ((float)(k % 2) + 0.5f) / 2.0f + 2.0f;  /* texel k % 2 */
+            p[k][2] = ((float)(k / 2 % 2) + 0.5f) / 2.0f;    /* texel k / 2 % 2 */
+            p[k][3] = 0.0f;
+        }
+        ws_devptr dq = dev_copy(&v, p, sizeof p), o = dev_copy(&v, NULL, N * 4);
+        void *a[] = {&t, &dq, &o};
+        launch(&v, "sample3d", 1, N, a);
+        float out[N];
+        assert_int_equal(ws_memcpy_dtoh(v.gpu, out, o, sizeof out), WS_OK);
+        for (int k = 0; k < N; k++)
+            assert_true(out[k] == vol[k / 2 % 2][k % 2][k % 4]);
+    }
+    /* a 16-bit surface, 6 x 3: v = 3 v + y; threads past the width do nothing */
+    {
+        uint16_t s[3][6];
+        for (int y = 0; y < 3; y++)
+            for (int x = 0; x < 6; x++)
+                s[y][x] = (uint16_t)(7 * y + x);
+        struct tex_desc d = desc_1d(6, TEX_ADDR_CLAMP, 0, 0);
+        d.magic = SURF_DESC_MAGIC;
+        d.dims = 2;
+        d.height = 3;
+        d.chan_bits = 16;
+        d.kind = TEX_KIND_UNSIGNED;
+        d.pitch = 12;
+        d.slice = 36;
+        d.base = dev_copy(&v, s, sizeof s);
+        ws_devptr h = dev_copy(&v, &d, sizeof d);
+        int w = 6;
+        void *a[] = {&h, &w};
+        launch(&v, "surf_rmw", 3, 8, a);
+        uint16_t out[3][6];
+        assert_int_equal(ws_memcpy_dtoh(v.gpu, out, d.base, sizeof out), WS_OK);
+        for (int y = 0; y < 3; y++)
+            for (int x = 0; x < 6; x++)
+                assert_int_equal(out[y][x], (uint16_t)(3 * s[y][x] + y));
+    }
+    ws_gpu_free(v.gpu);
+}
+
+static void test_nvcc_ptx_functional(void **state)
+{
+    (void)state;
+    run_nvcc_ptx("functional");
+}
+
+static void test_nvcc_ptx_timing(void **state)
+{
+    (void)state;
+    run_nvcc_ptx("timing");
+}
+
 static void test_parse_refusals(void **state)
 {
     (void)state;
@@ -386,6 +612,8 @@ int main(void)
         cmocka_unit_test(test_surface_bounds),
         cmocka_unit_test(test_ptx_functional),
         cmocka_unit_test(test_ptx_timing),
+        cmocka_unit_test(test_nvcc_ptx_functional),
+        cmocka_unit_test(test_nvcc_ptx_timing),
         cmocka_unit_test(test_parse_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
