@@ -195,6 +195,9 @@ static const struct cfg_key cfg_keys[] = {
             "L1 texture cache (tex/tld4 fetches)"),
     K_BOOL("tex.enabled", tex_enabled, "1",
            "0: texture fetches bypass the texture cache and go through the L1D as global loads"),
+    K_BOOL("tex.nc", tex_nc, "0",
+           "1: ld.global.nc (__ldg, const __restrict__ loads) also read through the texture "
+           "cache, the read-only data path of Fermi/Kepler (default 0: they use the L1D)"),
     K_CACHE("l1i", l1i, "4", "128", "4", "lru", "2", "32", "4", "1", "L1 instruction cache"),
     K_BOOL("coalesce.sectored", coalesce_sectored, "0",
            "1: every coalesced segment is 32 bytes (sectored, SPEC 1.3)"),

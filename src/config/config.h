@@ -86,6 +86,7 @@ struct gpu_config {
     struct cache_geometry l1c;   /* constant cache */
     struct cache_geometry l1t;   /* texture cache (tex.*) */
     uint32_t tex_enabled;        /* 0: texture fetches go through the L1D as global loads */
+    uint32_t tex_nc;             /* 1: ld.global.nc also reads through the texture cache */
     struct cache_geometry l1i;   /* instruction cache */
     uint32_t coalesce_sectored;  /* 1: every segment is 32 B (SPEC 1.3) */
 

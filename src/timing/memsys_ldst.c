@@ -22,7 +22,8 @@
  *   access per distinct line of the lanes' first texels (a linear filter's
  *   other taps are not modelled as separate accesses), misses to the L2,
  *   counted in tex_cache_access/_hit/_miss/_hit_reserved.  With
- *   tex.enabled=0 they are global loads through the L1D.
+ *   tex.enabled=0 they are global loads through the L1D.  With tex.nc=1 the
+ *   issue stage sends ld.global.nc loads this way too (timing/issue.c).
  * - L1D: set index by l1d.index (cache_set_index); reserve on miss with eviction at
  *   miss time; global stores evict-on-write (write to L2, invalidate on hit),
  *   local stores write back (dirty on hit, write-through on miss), no write

@@ -5,7 +5,8 @@
  * faster than the same fetches sent to the L2 with tex.enabled=0 and the L1D
  * off.  With tex.enabled=0 (and the L1D on) they are L1D accesses instead.
  * A second kernel makes four warps fetch one line at once: the three later
- * warps merge into the first one's MSHR entry. */
+ * warps merge into the first one's MSHR entry.  With tex.nc=1 a chain of
+ * ld.global.nc loads takes the same path (and the L1D without it). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -39,13 +40,26 @@ static const char ptx[] =
     "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1}];\n"
     "mov.u32 %r2, %tid.x;\n"
     "mul.wide.u32 %rd3, %r2, 4;\nadd.s64 %rd3, %rd2, %rd3;\nst.global.f32 [%rd3], %f1;\n"
+    "ret;\n}\n"
+    ".visible .entry ncchain(.param .u64 t, .param .u64 o)\n{\n"
+    ".reg .pred %p<2>;\n.reg .b32 %r<4>;\n.reg .f32 %f<3>;\n.reg .b64 %rd<5>;\n"
+    "ld.param.u64 %rd1, [o];\n"                  /* zero-filled, read through .nc */
+    "mov.u32 %r1, %tid.x;\nmul.wide.u32 %rd2, %r1, 4;\n"
+    "add.s64 %rd3, %rd1, %rd2;\nmov.u32 %r2, 0;\n"
+    "$N:\n"
+    "ld.global.nc.f32 %f1, [%rd3];\n"
+    "cvt.rzi.s64.f32 %rd4, %f1;\n"          /* the data are 0: same address, but waits */
+    "add.s64 %rd3, %rd3, %rd4;\n"
+    "add.s32 %r2, %r2, 1;\n"
+    "setp.lt.u32 %p1, %r2, 10;\n@%p1 bra $N;\n"
     "ret;\n}\n";
 
 struct res {
     uint64_t access, hit, miss, merged, l1d, cycles;
 };
 
-static void run(const char *kernel, unsigned threads, int tex_on, int l1d_on, struct res *r)
+static void run_nc(const char *kernel, unsigned threads, int tex_on, int l1d_on, int nc,
+                   struct res *r)
 {
     ws_gpu *gpu;
     ws_module *mod;
@@ -54,6 +68,7 @@ static void run(const char *kernel, unsigned threads, int tex_on, int l1d_on, st
     assert_int_equal(ws_gpu_set(gpu, "sm.count", "1"), WS_OK);
     assert_int_equal(ws_gpu_set(gpu, "tex.enabled", tex_on ? "1" : "0"), WS_OK);
     assert_int_equal(ws_gpu_set(gpu, "l1d.enabled", l1d_on ? "1" : "0"), WS_OK);
+    assert_int_equal(ws_gpu_set(gpu, "tex.nc", nc ? "1" : "0"), WS_OK);
     if (ws_module_load_string(gpu, ptx, "tex.ptx", &mod) != WS_OK)
         fail_msg("%s", ws_last_error(gpu));
     ws_devptr data, out, h;
@@ -83,6 +98,11 @@ static void run(const char *kernel, unsigned threads, int tex_on, int l1d_on, st
     assert_int_equal(ws_stat(gpu, "l1d_accesses", &r->l1d), WS_OK);
     assert_int_equal(ws_stat(gpu, "gpu_sim_cycle", &r->cycles), WS_OK);
     ws_gpu_free(gpu);
+}
+
+static void run(const char *kernel, unsigned threads, int tex_on, int l1d_on, struct res *r)
+{
+    run_nc(kernel, threads, tex_on, l1d_on, 0, r);
 }
 
 static void test_reuse_hits(void **state)
@@ -117,11 +137,26 @@ static void test_merge_across_warps(void **state)
     assert_true(r.merged >= 1);
 }
 
+static void test_nc_loads(void **state)
+{
+    (void)state;
+    struct res nc, plain;
+    run_nc("ncchain", 32, 1, 1, 1, &nc);
+    assert_int_equal(nc.access, 10);
+    assert_int_equal(nc.miss, 1);
+    assert_int_equal(nc.hit, 9);
+    assert_int_equal(nc.l1d, 0);
+    run_nc("ncchain", 32, 1, 1, 0, &plain);
+    assert_int_equal(plain.access, 0);
+    assert_int_equal(plain.l1d, 10);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reuse_hits),
         cmocka_unit_test(test_merge_across_warps),
+        cmocka_unit_test(test_nc_loads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
