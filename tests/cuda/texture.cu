@@ -2,7 +2,7 @@
 // checked against a CPU implementation of the CUDA programming guide's
 // texture-fetching rules (texel centres at x - 0.5, 9-bit linear weights).
 // Covers tex1Dfetch on linear memory, tex2D on a CUDA array (point and
-// linear, clamp, border, wrap with normalized coordinates), 8-bit data read
+// linear, clamp, border, wrap and mirror with normalized coordinates), 8-bit data read
 // as normalized floats, a pitched 2D resource, tex2Dgather, cudaMalloc3DArray
 // with cudaMemcpy3D and tex3D, and a surface written and read by a kernel.
 // Prints PASS or FAIL lines; exits non-zero on failure.
@@ -58,8 +58,14 @@ static float to_texels(float x, int n, const Sampler &s)
 {
     if (!s.norm)
         return x;
-    if (s.addr == cudaAddressModeWrap)
+    if (s.addr == cudaAddressModeWrap) {
         x -= floorf(x);
+    } else if (s.addr == cudaAddressModeMirror) {
+        float period = floorf(x);
+        x -= period;
+        if (((long)period & 1) != 0) // odd periods run backwards
+            x = 1.0f - x;
+    }
     return x * (float)n;
 }
 
@@ -249,15 +255,17 @@ static void test_2d()
     const Sampler cases[] = {
         {cudaAddressModeClamp, false, false, 0},  {cudaAddressModeClamp, true, false, 0},
         {cudaAddressModeBorder, true, false, -5}, {cudaAddressModeWrap, true, true, 0},
-        {cudaAddressModeWrap, false, true, 0},    {cudaAddressModeBorder, false, false, 9}};
+        {cudaAddressModeWrap, false, true, 0},    {cudaAddressModeBorder, false, false, 9},
+        {cudaAddressModeMirror, true, true, 0},   {cudaAddressModeMirror, false, true, 0}};
     const char *names[] = {"tex2D point clamp", "tex2D linear clamp", "tex2D linear border",
                            "tex2D linear wrap normalized", "tex2D point wrap normalized",
-                           "tex2D point border"};
+                           "tex2D point border", "tex2D linear mirror normalized",
+                           "tex2D point mirror normalized"};
     float2 *dq;
     float *dout;
     CHECK(cudaMalloc(&dq, NQ * sizeof(float2)));
     CHECK(cudaMalloc(&dout, NQ * sizeof(float)));
-    for (int c = 0; c < 6; c++) {
+    for (int c = 0; c < 8; c++) {
         int before = failures;
         float2 q[NQ];
         queries(q, cases[c].norm);
