@@ -194,7 +194,9 @@ static const struct cfg_key cfg_keys[] = {
     K_CACHE("tex", l1t, "4", "128", "24", "lru", "128", "4", "128", "1",
             "L1 texture cache (tex/tld4 fetches)"),
     K_BOOL("tex.enabled", tex_enabled, "1",
-           "0: texture fetches bypass the texture cache and go through the L1D as global loads"),
+           "0: texture fetches bypass the texture cache and go through the L1D as global loads "
+           "(tex.* defaults: GPGPU-Sim's GTX480 -gpgpu_tex_cache:l1 "
+           "N:4:128:24,L:R:m:N:L,T:128:4,128:2, hit latency 1 is our choice)"),
     K_BOOL("tex.nc", tex_nc, "0",
            "1: ld.global.nc (__ldg, const __restrict__ loads) also read through the texture "
            "cache, the read-only data path of Fermi/Kepler (default 0: they use the L1D)"),
