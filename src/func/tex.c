@@ -24,6 +24,7 @@
 #include "func/alu.h"
 
 #define TEX_MAX_DIM (1ull << 31)
+#define TEX_MAX_EXTENT (1ull << 48)
 
 const char *tex_desc_check(const struct tex_desc *d)
 {
@@ -50,9 +51,15 @@ const char *tex_desc_check(const struct tex_desc *d)
         return "bad size";
     if (d->pitch < d->width * tex_texel_bytes(d) || d->pitch > (1ull << 40))
         return "pitch smaller than a row";
-    if ((d->height > 1 || d->depth > 1 || d->layers > 1) &&
-        (d->slice < d->pitch * d->height || d->slice > (1ull << 50)))
+    uint64_t rows, planes = (d->layered ? d->layers : d->depth) - 1, a, b;
+    if (__builtin_mul_overflow(d->pitch, d->height, &rows) ||
+        ((d->height > 1 || d->depth > 1 || d->layers > 1) && d->slice < rows))
         return "slice smaller than its rows";
+    /* the extent (tex_extent) must not overflow: a descriptor can be garbage */
+    if (__builtin_mul_overflow(planes, d->slice, &a) ||
+        __builtin_mul_overflow(d->height - 1, d->pitch, &b) || a > TEX_MAX_EXTENT ||
+        b > TEX_MAX_EXTENT)
+        return "resource too large";
     return NULL;
 }
 

@@ -217,6 +217,18 @@ static void test_surface_bounds(void **state)
     /* a 16-byte access in a 32-byte row */
     assert_int_equal(surf_offset(&d, 32, 1, 0, 0, 16, PTX_SURF_CLAMP, &off), 1);
     assert_int_equal(off, 64 + 16);
+    /* a garbage descriptor whose extent would overflow is refused */
+    struct tex_desc big = d;
+    big.dims = 3;
+    big.depth = 1u << 30;
+    big.slice = 1ull << 40;
+    assert_string_equal(tex_desc_check(&big), "resource too large");
+    big.depth = 1;
+    big.height = 1u << 30;
+    big.pitch = 1ull << 39;
+    big.slice = 1ull << 62;
+    assert_non_null(tex_desc_check(&big));
+    assert_int_equal(tex_extent(&big), 0);
     d.magic = 0;
     assert_non_null(tex_desc_check(&d));
 }
