@@ -347,12 +347,27 @@ static void run_ptx(const char *mode)
         uint32_t want = x == 0 ? 20u + 1000u : x < 3 ? (uint32_t)(10 * x + x) : 0u;
         assert_int_equal(res[4][x], want);
     }
-    /* an out-of-range .trap store faults; a surface handle is not a texture */
+    /* an out-of-range .trap store faults */
     ws_devptr args2[2] = {th, sh};
     void *a2[] = {&args2[0], &args2[1]};
     assert_int_equal(ws_launch(mod, "bad", ws_dim(1, 1, 1), ws_dim(1, 1, 1), 0, a2),
                      WS_ERR_FAULT);
     assert_non_null(strstr(ws_last_error(gpu), "out of range (.trap)"));
+    /* a handle that is no object (plain memory), one that is no allocation at
+     * all, and a surface used as a texture are faults (the timing model stops
+     * at its first fault: these run in functional mode, through the same
+     * executor) */
+    if (strcmp(mode, "functional") == 0) {
+        ws_devptr bogus[3] = {out, 0x1234, sh};
+        for (int i = 0; i < 3; i++) {
+            void *a3[] = {&bogus[i], &sh, &out};
+            int rc = ws_launch(mod, "k", ws_dim(1, 1, 1), ws_dim(W, 1, 1), 0, a3);
+            if (rc != WS_ERR_FAULT)
+                fail_msg("%d: %s", rc, ws_last_error(gpu));
+            assert_non_null(strstr(ws_last_error(gpu), "invalid texture object"));
+        }
+        assert_non_null(strstr(ws_last_error(gpu), "a surface object used as a texture"));
+    }
     ws_gpu_free(gpu);
 }
 
