@@ -448,6 +448,46 @@ static void test_surface()
     printf("%s surface objects\n", failures == before ? "PASS" : "FAIL");
 }
 
+// Bad handles and out-of-bounds copies are errors, never crashes.
+static void test_refusals()
+{
+    int before = failures;
+    cudaChannelFormatDesc cd = cudaCreateChannelDesc<float>();
+    cudaArray_t arr;
+    CHECK(cudaMallocArray(&arr, &cd, 4, 4));
+    float h[32] = {0};
+    expect(cudaMemcpy2DToArray(arr, 0, 0, h, 32, 32, 1, cudaMemcpyHostToDevice) ==
+               cudaErrorInvalidValue, "row wider than the array refused", 0);
+    expect(cudaMemcpy2DToArray(arr, 0, 3, h, 16, 16, 2, cudaMemcpyHostToDevice) ==
+               cudaErrorInvalidValue, "rows past the array refused", 0);
+    expect(cudaFreeArray((cudaArray_t)h) == cudaErrorInvalidResourceHandle,
+           "cudaFreeArray of a non-array refused", 0);
+    expect(cudaDestroyTextureObject(12345) == cudaErrorInvalidValue,
+           "cudaDestroyTextureObject of a non-object refused", 0);
+    cudaChannelFormatDesc odd = cudaCreateChannelDesc(32, 32, 32, 0, cudaChannelFormatKindFloat);
+    cudaArray_t a3;
+    expect(cudaMallocArray(&a3, &odd, 4, 4) == cudaErrorInvalidChannelDescriptor,
+           "3-channel format refused", 0);
+    // linear filtering of integer results is refused
+    cudaChannelFormatDesc ci = cudaCreateChannelDesc<int>();
+    cudaArray_t ai;
+    CHECK(cudaMallocArray(&ai, &ci, 4, 4));
+    cudaResourceDesc r;
+    memset(&r, 0, sizeof r);
+    r.resType = cudaResourceTypeArray;
+    r.res.array.array = ai;
+    cudaTextureDesc td;
+    memset(&td, 0, sizeof td);
+    td.filterMode = cudaFilterModeLinear;
+    cudaTextureObject_t t;
+    expect(cudaCreateTextureObject(&t, &r, &td, nullptr) == cudaErrorInvalidValue,
+           "linear filtering of int texels refused", 0);
+    cudaGetLastError();
+    CHECK(cudaFreeArray(ai));
+    CHECK(cudaFreeArray(arr));
+    printf("%s refusals\n", failures == before ? "PASS" : "FAIL");
+}
+
 int main()
 {
     test_1dfetch();
@@ -455,6 +495,7 @@ int main()
     test_uchar4_pitch2d();
     test_3d();
     test_surface();
+    test_refusals();
     CHECK(cudaDeviceSynchronize());
     if (failures) {
         printf("FAIL: %d check(s) failed\n", failures);
