@@ -21,6 +21,8 @@ set(WS_CUDART_SOURCES
   ${PROJECT_SOURCE_DIR}/src/runtime/cudart.c
   ${PROJECT_SOURCE_DIR}/src/runtime/cudart_launch.c
   ${PROJECT_SOURCE_DIR}/src/runtime/cudart_memory.c
+  ${PROJECT_SOURCE_DIR}/src/runtime/cudart_array.c
+  ${PROJECT_SOURCE_DIR}/src/runtime/cudart_texture.c
   ${PROJECT_SOURCE_DIR}/src/runtime/cudart_device.c
   ${PROJECT_SOURCE_DIR}/src/runtime/cudart_report.c
   ${PROJECT_SOURCE_DIR}/src/runtime/cudart_stubs.c)
@@ -79,6 +81,7 @@ set(WS_CUDA_PROGRAMS
   "printf_fmt:printf_fmt.cu"
   "managed:managed.cu"
   "threads:threads.cu"
+  "texture:texture.cu"
   "refused:refused_main.cu,refused_wmma.cu,refused_grid.cu")
 # built only (tests/cuda/sigint.sh runs it)
 set(WS_CUDA_HELPERS "spin:spin.cu")

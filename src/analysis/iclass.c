@@ -84,6 +84,14 @@ enum inst_class iclass_of(const struct ptx_inst *in, int in_entry)
         return iclass_load(in->space);
     case PTX_OP_ST:
         return iclass_store(in->space);
+    /* texture fetches and surface loads: global loads (their space, .tex or
+     * .global, routes them in the timing model); surface stores: global */
+    case PTX_OP_TEX: case PTX_OP_TLD4: case PTX_OP_SULD:
+        return ICLASS_LOAD_GLOBAL;
+    case PTX_OP_SUST:
+        return ICLASS_STORE_GLOBAL;
+    case PTX_OP_TXQ:
+        return ICLASS_ALU;
     case PTX_OP_ATOM: case PTX_OP_RED:
         return ICLASS_ATOMIC;
     case PTX_OP_BRA:

@@ -49,9 +49,10 @@ static int check_policies(ws_gpu *gpu, const struct gpu_config *c)
     struct err *e = &gpu->err;
     if (registry_sched(c->sched, &so, &ps, e) != WS_OK)
         return err_prefix(e, "option 'sm.sched': ");
-    const struct cache_geometry *caches[] = {&c->l1d, &c->l1c, &c->l1i, &c->l2};
-    static const char *const keys[] = {"l1d.policy", "l1c.policy", "l1i.policy", "l2.policy"};
-    for (size_t i = 0; i < 4; i++)
+    const struct cache_geometry *caches[] = {&c->l1d, &c->l1c, &c->l1i, &c->l1t, &c->l2};
+    static const char *const keys[] = {"l1d.policy", "l1c.policy", "l1i.policy", "tex.policy",
+                                       "l2.policy"};
+    for (size_t i = 0; i < 5; i++)
         if (registry_cache(caches[i]->policy, &co, &ps, e) != WS_OK)
             return err_prefix(e, "option '%s': ", keys[i]);
     if (registry_dram(c->dram_sched, &dop, &ps, e) != WS_OK)
@@ -66,6 +67,7 @@ static int config_commit(ws_gpu *gpu, const struct gpu_config *nc)
         strcmp(nc->l1d.policy, gpu->config.l1d.policy) != 0 ||
         strcmp(nc->l1c.policy, gpu->config.l1c.policy) != 0 ||
         strcmp(nc->l1i.policy, gpu->config.l1i.policy) != 0 ||
+        strcmp(nc->l1t.policy, gpu->config.l1t.policy) != 0 ||
         strcmp(nc->l2.policy, gpu->config.l2.policy) != 0) {
         int rc = check_policies(gpu, nc);
         if (rc != WS_OK)

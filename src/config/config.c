@@ -189,6 +189,17 @@ static const struct cfg_key cfg_keys[] = {
            "when a kernel ends (GPGPU-Sim -gpgpu_flush_l1_cache)"),
     K_CACHE("l1d", l1d, "32", "128", "4", "lru", "32", "8", "8", "1", "L1 data cache"),
     K_CACHE("l1c", l1c, "64", "64", "2", "lru", "2", "32", "4", "1", "L1 constant cache"),
+    /* GPGPU-Sim's GTX480 (configs/tested-cfgs/SM2_GTX480): -gpgpu_tex_cache:l1
+     * N:4:128:24,L:R:m:N:L,T:128:4,128:2 (12 KB, LRU, 128 MSHR entries merging 4) */
+    K_CACHE("tex", l1t, "4", "128", "24", "lru", "128", "4", "128", "1",
+            "L1 texture cache (tex/tld4 fetches)"),
+    K_BOOL("tex.enabled", tex_enabled, "1",
+           "0: texture fetches bypass the texture cache and go through the L1D as global loads "
+           "(tex.* defaults: GPGPU-Sim's GTX480 -gpgpu_tex_cache:l1 "
+           "N:4:128:24,L:R:m:N:L,T:128:4,128:2, hit latency 1 is our choice)"),
+    K_BOOL("tex.nc", tex_nc, "0",
+           "1: ld.global.nc (__ldg, const __restrict__ loads) also read through the texture "
+           "cache, the read-only data path of Fermi/Kepler (default 0: they use the L1D)"),
     K_CACHE("l1i", l1i, "4", "128", "4", "lru", "2", "32", "4", "1", "L1 instruction cache"),
     K_BOOL("coalesce.sectored", coalesce_sectored, "0",
            "1: every coalesced segment is 32 bytes (sectored, SPEC 1.3)"),
@@ -797,6 +808,7 @@ int config_validate(const struct gpu_config *c, struct err *e)
     if (!(c->core_mhz > 0 && c->icnt_mhz > 0 && c->l2_mhz > 0 && c->dram_mhz > 0))
         return err_set(e, WS_ERR_INVALID, "configuration: every clock.* must be > 0");
     if (cfg_check_cache(&c->l1d, "l1d", e) || cfg_check_cache(&c->l1c, "l1c", e) ||
+        cfg_check_cache(&c->l1t, "tex", e) ||
         cfg_check_cache(&c->l1i, "l1i", e) || cfg_check_cache(&c->l2, "l2", e))
         return e->code;
     uint32_t sec = c->l2_sector_bytes;

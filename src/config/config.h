@@ -84,6 +84,9 @@ struct gpu_config {
     uint32_t l1d_enabled;        /* 0: global loads bypass L1 */
     struct cache_geometry l1d;
     struct cache_geometry l1c;   /* constant cache */
+    struct cache_geometry l1t;   /* texture cache (tex.*) */
+    uint32_t tex_enabled;        /* 0: texture fetches go through the L1D as global loads */
+    uint32_t tex_nc;             /* 1: ld.global.nc also reads through the texture cache */
     struct cache_geometry l1i;   /* instruction cache */
     uint32_t coalesce_sectored;  /* 1: every segment is 32 B (SPEC 1.3) */
 

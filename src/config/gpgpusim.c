@@ -534,6 +534,7 @@ static const struct cimp_opt cimp_opts[] = {
     {"-gpgpu_cache:dl2", h_cache, "l2"},
     {"-gpgpu_cache:il1", h_cache, "l1i"},
     {"-gpgpu_const_cache:l1", h_cache, "l1c"},
+    {"-gpgpu_tex_cache:l1", h_cache, "tex"},
     {"-gpgpu_gmem_skip_L1D", h_bool_not, "l1d.enabled"},
     {"-gpgpu_coalesce_arch", h_coalesce, NULL},
     {"-gpgpu_l1_latency", h_u32, "l1d.latency"},

@@ -529,6 +529,11 @@ int exec_inst(const struct step *s, uint32_t mask, struct func_trace *t, struct 
     case PTX_OP_ATOM:
     case PTX_OP_RED: return exec_atom(s, mask, t);
     case PTX_OP_CVTA: return exec_cvta(s, mask);
+    case PTX_OP_TEX:
+    case PTX_OP_TLD4: return exec_tex(s, mask, t);
+    case PTX_OP_TXQ: return exec_txq(s, mask);
+    case PTX_OP_SULD:
+    case PTX_OP_SUST: return exec_surf(s, mask, t);
     case PTX_OP_BRA:
         x->taken = mask;
         x->tpc = (uint32_t)ptx_src(m, in, 0)->imm;

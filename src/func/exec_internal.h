@@ -131,6 +131,12 @@ int exec_atom(const struct step *s, uint32_t mask, struct func_trace *t);
 int exec_mov(const struct step *s, uint32_t mask);
 int exec_cvta(const struct step *s, uint32_t mask);
 
+/* ---- exec_tex.c: texture and surface objects ---- */
+
+int exec_tex(const struct step *s, uint32_t mask, struct func_trace *t); /* tex, tld4 */
+int exec_txq(const struct step *s, uint32_t mask);
+int exec_surf(const struct step *s, uint32_t mask, struct func_trace *t); /* suld, sust */
+
 /* ---- exec_warp.c: warp-level instructions and barriers ---- */
 
 int exec_shfl(const struct step *s, uint32_t mask);

@@ -91,6 +91,8 @@ const char *ptx_op_name(enum ptx_op op)
         [PTX_OP_VOTE] = "vote", [PTX_OP_ACTIVEMASK] = "activemask", [PTX_OP_MATCH] = "match",
         [PTX_OP_REDUX] = "redux", [PTX_OP_NANOSLEEP] = "nanosleep",
         [PTX_OP_PMEVENT] = "pmevent", [PTX_OP_BFIND] = "bfind",
+        [PTX_OP_TEX] = "tex", [PTX_OP_TLD4] = "tld4", [PTX_OP_TXQ] = "txq",
+        [PTX_OP_SULD] = "suld", [PTX_OP_SUST] = "sust",
     };
     if ((unsigned)op >= PTX_OP_COUNT || !names[op])
         return "?";

@@ -85,6 +85,8 @@ enum ptx_op {
     PTX_OP_ACTIVEMASK, PTX_OP_MATCH, PTX_OP_REDUX, PTX_OP_NANOSLEEP, PTX_OP_PMEVENT,
     /* added after the first contract: bfind(.shiftamt) d, a (__ffs, __clzll ...) */
     PTX_OP_BFIND,
+    /* textures and surfaces (unified mode: the object is a 64-bit register) */
+    PTX_OP_TEX, PTX_OP_TLD4, PTX_OP_TXQ, PTX_OP_SULD, PTX_OP_SUST,
     PTX_OP_COUNT
 };
 const char *ptx_op_name(enum ptx_op op);
@@ -142,7 +144,19 @@ enum ptx_sub {
     PTX_SUB_CLAMP, PTX_SUB_WRAP,
     /* bar.warp.sync membermask (__syncwarp): src = membermask */
     PTX_SUB_BAR_WARP_SYNC,
+    /* tex/tld4/suld/sust geometry */
+    PTX_SUB_GEOM_1D, PTX_SUB_GEOM_2D, PTX_SUB_GEOM_3D, PTX_SUB_GEOM_A1D, PTX_SUB_GEOM_A2D,
 };
+
+/* inst->aux of txq: the queried attribute. */
+enum ptx_txq {
+    PTX_TXQ_WIDTH, PTX_TXQ_HEIGHT, PTX_TXQ_DEPTH, PTX_TXQ_ARRAY_SIZE,
+    PTX_TXQ_NORMALIZED_COORDS, PTX_TXQ_FILTER_MODE
+};
+
+/* inst->aux of suld/sust: what an out-of-range access does (.trap: fault,
+ * .clamp: the nearest element, .zero: load zeros / drop the store). */
+enum ptx_surf_mode { PTX_SURF_TRAP, PTX_SURF_CLAMP, PTX_SURF_ZERO };
 
 /* Instruction flags (inst->flags). */
 enum ptx_flag {
@@ -228,6 +242,8 @@ struct ptx_inst {
     uint32_t flags;   /* enum ptx_flag bits */
     uint32_t guard;   /* predicate register index, PTX_NO_INDEX when unguarded */
     uint8_t guard_neg;/* @!p */
+    uint8_t aux;      /* tld4: component 0-3 (.r .g .b .a); txq: enum ptx_txq;
+                         suld/sust: enum ptx_surf_mode */
     uint32_t opnd;    /* index of the first operand in module->opnds */
     uint32_t func;    /* index of the owning function in module->funcs */
     uint32_t line, col; /* source position of the opcode token (1-based) */
@@ -251,6 +267,11 @@ struct ptx_inst {
  *   vote.sync: dst = d; src = a (pred or value), membermask
  *   activemask: dst = d
  *   prefetch: src = ADDR
+ *   tex/tld4: dst = VEC of 4;            src = object (REG), coordinates (VEC of 1-4;
+ *             a1d/a2d: the layer first); type = result type, type2 = coordinate type
+ *   suld.b:   dst = VEC of 1, 2 or 4;    src = object, coordinates (x in bytes)
+ *   sust.b:   dst = none;                src = object, coordinates, value (VEC)
+ *   txq:      dst = d;                   src = object
  * A source given as "!%p" sets operand.neg. */
 
 /* ---- Variables (symbols with storage) ------------------------------------- */

@@ -596,8 +596,12 @@ static void parse_module(struct parser *p)
             parse_function(p, tok_is(t, ".entry"), link);
             link = 0;
             link_tok = NULL;
-        } else if (tok_is(t, ".local") || tok_is(t, ".tex") || tok_is(t, ".texref") ||
-                   tok_is(t, ".surfref") || tok_is(t, ".samplerref") || tok_is(t, ".alias")) {
+        } else if (tok_is(t, ".tex") || tok_is(t, ".texref") || tok_is(t, ".surfref") ||
+                   tok_is(t, ".samplerref")) {
+            p_unsup(p, t, "legacy texture, surface and sampler references (texture<>, "
+                          "surface<>; removed in CUDA 12) are not supported; use texture and "
+                          "surface objects:");
+        } else if (tok_is(t, ".local") || tok_is(t, ".alias")) {
             p_unsup(p, t, "unsupported module-level directive");
         } else {
             p_fail(p, t, "unexpected directive");

@@ -228,7 +228,9 @@ void parser_decl_attrs(struct parser *p, struct decl_attrs *a)
             a->managed = 1;
         } else if (tok_is(t, ".texref") || tok_is(t, ".surfref") ||
                    tok_is(t, ".samplerref")) {
-            p_unsup(p, t, "texture, surface and sampler references are not supported:");
+            p_unsup(p, t, "legacy texture, surface and sampler references (texture<>, "
+                          "surface<>; removed in CUDA 12) are not supported; use texture and "
+                          "surface objects:");
         } else {
             break;
         }

@@ -36,12 +36,13 @@ static const struct {
     {"membar", PTX_OP_MEMBAR}, {"fence", PTX_OP_FENCE}, {"shfl", PTX_OP_SHFL},
     {"vote", PTX_OP_VOTE}, {"activemask", PTX_OP_ACTIVEMASK}, {"match", PTX_OP_MATCH},
     {"redux", PTX_OP_REDUX}, {"nanosleep", PTX_OP_NANOSLEEP}, {"pmevent", PTX_OP_PMEVENT},
-    {"bfind", PTX_OP_BFIND},
+    {"bfind", PTX_OP_BFIND}, {"tex", PTX_OP_TEX}, {"tld4", PTX_OP_TLD4}, {"txq", PTX_OP_TXQ},
+    {"suld", PTX_OP_SULD}, {"sust", PTX_OP_SUST},
 };
 
 /* Valid PTX instructions that warpsim does not implement. */
 static const char *const unsupported_ops[] = {
-    "brx", "brkpt", "tex", "tld4", "txq", "suld", "sust", "sured", "suq", "mma", "wmma",
+    "brx", "brkpt", "sured", "suq", "mma", "wmma",
     "wgmma", "ldmatrix", "stmatrix", "movmatrix", "cp", "mbarrier", "isspacep", "istypeof",
     "mapa", "getctarank", "elect", "griddepcontrol", "setmaxnreg", "alloca", "stacksave",
     "stackrestore", "applypriority", "discard", "createpolicy", "multimem", "tcgen05",
@@ -91,7 +92,7 @@ static enum ptx_op op_lookup(const struct ptx_tok *t)
             return op_table[i].op;
     return PTX_OP_INVALID;
 }
-static uint32_t p_push_opnd(struct parser *p, const struct ptx_operand *o)
+uint32_t parser_push_opnd(struct parser *p, const struct ptx_operand *o)
 {
     struct ptx_module *m = p->m;
     if (m->nopnds == UINT32_MAX - 1)
@@ -118,7 +119,7 @@ static const struct {
     {"%total_smem_size", PTX_SREG_TOTAL_SMEM_SIZE, 0},
 };
 
-static uint32_t p_lookup_reg(struct parser *p, const struct ptx_tok *t)
+uint32_t parser_lookup_reg(struct parser *p, const struct ptx_tok *t)
 {
     const struct sym_ent *s = parser_sym_lookup(&p->syms, t->s, t->len);
     if (!s || s->kind != SYM_REG)
@@ -171,7 +172,7 @@ static void parse_address(struct parser *p, struct ptx_operand *o)
     parser_expect(p, ']');
 }
 
-static void parse_vector(struct parser *p, struct ptx_operand *o)
+void parser_vector(struct parser *p, struct ptx_operand *o, int any_n)
 {
     parser_expect(p, '{');
     o->kind = PTX_OPND_VEC;
@@ -185,7 +186,7 @@ static void parse_vector(struct parser *p, struct ptx_operand *o)
             o->vec[o->vec_n++] = PTX_NO_INDEX;
             p_next(p);
         } else if (t->kind == PTX_TOK_IDENT) {
-            o->vec[o->vec_n++] = p_lookup_reg(p, t);
+            o->vec[o->vec_n++] = parser_lookup_reg(p, t);
             p_next(p);
         } else if (t->kind == PTX_TOK_INT || t->kind == PTX_TOK_F32 ||
                    t->kind == PTX_TOK_FLOAT || tok_punct(t, '-')) {
@@ -219,7 +220,7 @@ static void parse_vector(struct parser *p, struct ptx_operand *o)
             break;
         parser_expect(p, ',');
     }
-    if (o->vec_n != 2 && o->vec_n != 4)
+    if (!any_n && o->vec_n != 2 && o->vec_n != 4)
         p_fail(p, p_peek(p, 0), "vector operand must have 2 or 4 elements before");
 }
 
@@ -235,7 +236,7 @@ static void parse_operand(struct parser *p, struct inst_ctx *c, unsigned si, int
         return;
     }
     if (tok_punct(t, '{')) {
-        parse_vector(p, o);
+        parser_vector(p, o, 0);
         return;
     }
     if (tok_punct(t, '!')) {
@@ -245,7 +246,7 @@ static void parse_operand(struct parser *p, struct inst_ctx *c, unsigned si, int
             p_fail(p, r, "expected a predicate register, found");
         o->kind = PTX_OPND_REG;
         o->neg = 1;
-        o->reg = p_lookup_reg(p, r);
+        o->reg = parser_lookup_reg(p, r);
         p_next(p);
         return;
     }
@@ -356,7 +357,7 @@ static void parse_operand(struct parser *p, struct inst_ctx *c, unsigned si, int
     if (c->in.op == PTX_OP_BRA) {
         o->kind = PTX_OPND_LABEL;
         const struct sym_ent *l = parser_sym_lookup(&p->labels, t->s, t->len);
-        uint32_t oi = p_push_opnd(p, o);
+        uint32_t oi = parser_push_opnd(p, o);
         if (l) {
             p->m->opnds[oi].imm = l->idx;
         } else {
@@ -394,7 +395,7 @@ static void parse_call(struct parser *p, struct inst_ctx *c)
             } else {
                 p_fail(p, t, "undeclared identifier");
             }
-            p_push_opnd(p, &o);
+            parser_push_opnd(p, &o);
             if (++nret > 8)
                 p_fail(p, t, "too many return values at");
             if (parser_accept(p, ')'))
@@ -414,7 +415,7 @@ static void parse_call(struct parser *p, struct inst_ctx *c)
     o.kind = PTX_OPND_FUNC;
     o.reg = PTX_NO_INDEX;
     o.sym = callee;
-    p_push_opnd(p, &o);
+    parser_push_opnd(p, &o);
     if (parser_accept(p, ',')) {
         parser_expect(p, '(');
         if (!parser_accept(p, ')')) {
@@ -422,7 +423,7 @@ static void parse_call(struct parser *p, struct inst_ctx *c)
                 parse_operand(p, c, 1 + narg, 1, &o);
                 if (o.kind != PTX_OPND_VAR && o.kind != PTX_OPND_REG && o.kind != PTX_OPND_IMM)
                     p_fail(p, &p->toks[p->pos - 1], "bad call argument");
-                p_push_opnd(p, &o);
+                parser_push_opnd(p, &o);
                 if (++narg > 250)
                     p_fail(p, p_cur(p), "too many call arguments at");
                 if (parser_accept(p, ')'))
@@ -546,7 +547,7 @@ void parser_inst(struct parser *p)
         if (parser_accept(p, '!'))
             c.in.guard_neg = 1;
         const struct ptx_tok *g = parser_ident(p, "a guard predicate");
-        c.in.guard = p_lookup_reg(p, g);
+        c.in.guard = parser_lookup_reg(p, g);
         if (m->funcs[p->cur_func].regs[c.in.guard].type != PTX_T_PRED)
             p_fail(p, g, "guard is not a predicate register");
     }
@@ -589,6 +590,8 @@ void parser_inst(struct parser *p)
         p_fail(p, ot, "too many instructions at");
     if (c.in.op == PTX_OP_CALL) {
         parse_call(p, &c);
+    } else if (parser_is_tex_op((enum ptx_op)c.in.op)) {
+        parser_tex_operands(p, &c);
     } else {
         c.in.opnd = m->nopnds;
         unsigned want_dst = dst_count(&c.in);
@@ -601,7 +604,7 @@ void parser_inst(struct parser *p)
                 const struct ptx_tok *at = p_cur(p);
                 parse_operand(p, &c, si, n >= want_dst, &o);
                 if (o.kind != PTX_OPND_NONE)
-                    p_push_opnd(p, &o);
+                    parser_push_opnd(p, &o);
                 if (n < want_dst && o.kind != PTX_OPND_REG && o.kind != PTX_OPND_VEC &&
                     o.kind != PTX_OPND_SINK)
                     p_fail(p, at, "bad destination operand");
@@ -614,7 +617,7 @@ void parser_inst(struct parser *p)
                     parse_operand(p, &c, 0, 0, &o);
                     if (o.kind != PTX_OPND_REG && o.kind != PTX_OPND_SINK)
                         p_fail(p, at2, "bad destination operand");
-                    p_push_opnd(p, &o);
+                    parser_push_opnd(p, &o);
                     piped = 1;
                     n++;
                 }

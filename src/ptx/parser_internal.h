@@ -188,5 +188,17 @@ enum ptx_type parser_literal_type(const struct ptx_inst *in, unsigned si);
 /* parser_inst.c */
 
 void parser_inst(struct parser *p);
+uint32_t parser_push_opnd(struct parser *p, const struct ptx_operand *o);
+uint32_t parser_lookup_reg(struct parser *p, const struct ptx_tok *t);
+/* "{a, b, ...}"; any_n: 1 to 4 elements, else 2 or 4. */
+void parser_vector(struct parser *p, struct ptx_operand *o, int any_n);
+
+/* parser_tex.c: tex, tld4, txq, suld, sust */
+
+int parser_is_tex_op(enum ptx_op op);
+/* A modifier of those instructions: 1 if it was one (applied), else 0. */
+int parser_tex_mod(struct parser *p, struct inst_ctx *c, const struct ptx_tok *t);
+/* Their operands, up to and including the ';'. */
+void parser_tex_operands(struct parser *p, struct inst_ctx *c);
 
 #endif

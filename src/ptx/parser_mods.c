@@ -62,6 +62,8 @@ void parser_apply_mod(struct parser *p, struct inst_ctx *c, const struct ptx_tok
         return;
     }
     /* family-specific modifiers first: they reuse generic names (.lo, .and) */
+    if (parser_is_tex_op(op) && parser_tex_mod(p, c, t))
+        return;
     switch (op) {
     case PTX_OP_MUL: case PTX_OP_MAD: case PTX_OP_MUL24: case PTX_OP_MAD24:
     case PTX_OP_DP2A: case PTX_OP_MADC:
@@ -291,6 +293,7 @@ void parser_finish_types(struct parser *p, struct inst_ctx *c)
     unsigned want = 1;
     switch (in->op) {
     case PTX_OP_CVT: case PTX_OP_SET: case PTX_OP_SLCT: case PTX_OP_DP4A: case PTX_OP_DP2A:
+    case PTX_OP_TEX: case PTX_OP_TLD4:
         want = 2;
         break;
     case PTX_OP_BRA: case PTX_OP_CALL: case PTX_OP_RET: case PTX_OP_EXIT: case PTX_OP_TRAP:

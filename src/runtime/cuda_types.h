@@ -20,6 +20,7 @@ enum {
     cudaErrorInvalidSymbol = 13,
     cudaErrorInvalidHostPointer = 16,
     cudaErrorInvalidDevicePointer = 17,
+    cudaErrorInvalidChannelDescriptor = 20,
     cudaErrorInvalidMemcpyDirection = 21,
     cudaErrorMissingConfiguration = 52,
     cudaErrorInvalidDeviceFunction = 98,
@@ -28,6 +29,7 @@ enum {
     cudaErrorInvalidKernelImage = 200,
     cudaErrorNoKernelImageForDevice = 209,
     cudaErrorInvalidPtx = 218,
+    cudaErrorInvalidTexture = 18,
     cudaErrorInvalidResourceHandle = 400,
     cudaErrorSymbolNotFound = 500,
     cudaErrorNotReady = 600,
@@ -206,6 +208,103 @@ struct cudaFuncAttributes {
     int clusterSchedulingPolicyPreference;
     int nonPortableClusterSizeAllowed;
     int reserved[16];
+};
+
+/* ---- CUDA arrays, texture and surface objects ---- */
+
+enum {
+    cudaChannelFormatKindSigned = 0,
+    cudaChannelFormatKindUnsigned = 1,
+    cudaChannelFormatKindFloat = 2,
+    cudaChannelFormatKindUnsignedNormalized8X1 = 5,
+    cudaChannelFormatKindSignedNormalized16X4 = 16,
+};
+
+struct cudaChannelFormatDesc {
+    int x, y, z, w;
+    int f; /* cudaChannelFormatKind */
+};
+
+typedef struct cudaArray *cudaArray_t;
+typedef const struct cudaArray *cudaArray_const_t;
+typedef unsigned long long cudaTextureObject_t;
+typedef unsigned long long cudaSurfaceObject_t;
+
+enum { cudaArrayDefault = 0, cudaArrayLayered = 1, cudaArraySurfaceLoadStore = 2 };
+
+struct cudaExtent {
+    size_t width, height, depth;
+};
+
+struct cudaPos {
+    size_t x, y, z;
+};
+
+struct cudaPitchedPtr {
+    void *ptr;
+    size_t pitch, xsize, ysize;
+};
+
+struct cudaMemcpy3DParms {
+    cudaArray_t srcArray;
+    struct cudaPos srcPos;
+    struct cudaPitchedPtr srcPtr;
+    cudaArray_t dstArray;
+    struct cudaPos dstPos;
+    struct cudaPitchedPtr dstPtr;
+    struct cudaExtent extent;
+    int kind; /* cudaMemcpyKind */
+};
+
+enum {
+    cudaResourceTypeArray = 0,
+    cudaResourceTypeMipmappedArray = 1,
+    cudaResourceTypeLinear = 2,
+    cudaResourceTypePitch2D = 3,
+};
+
+struct cudaResourceDesc {
+    int resType;
+    union {
+        struct {
+            cudaArray_t array;
+        } array;
+        struct {
+            void *mipmap;
+        } mipmap;
+        struct {
+            void *devPtr;
+            struct cudaChannelFormatDesc desc;
+            size_t sizeInBytes;
+        } linear;
+        struct {
+            void *devPtr;
+            struct cudaChannelFormatDesc desc;
+            size_t width, height, pitchInBytes;
+        } pitch2D;
+        struct {
+            int reserved[32];
+        } reserved;
+    } res;
+    unsigned int flags;
+};
+
+enum { cudaFilterModePoint = 0, cudaFilterModeLinear = 1 };
+enum { cudaReadModeElementType = 0, cudaReadModeNormalizedFloat = 1 };
+
+/* The leading fields, which CUDA 11-13 share (CUDA 12 appended seamlessCubemap). */
+struct cudaTextureDesc {
+    int addressMode[3]; /* cudaTextureAddressMode */
+    int filterMode;
+    int readMode;
+    int sRGB;
+    float borderColor[4];
+    int normalizedCoords;
+    unsigned int maxAnisotropy;
+    int mipmapFilterMode;
+    float mipmapLevelBias;
+    float minMipmapLevelClamp;
+    float maxMipmapLevelClamp;
 };
 
 /* cudaDeviceAttr values the runtime answers. */

@@ -32,6 +32,8 @@ static const struct {
     {13, "cudaErrorInvalidSymbol", "invalid device symbol"},
     {16, "cudaErrorInvalidHostPointer", "invalid host pointer"},
     {17, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
+    {18, "cudaErrorInvalidTexture", "invalid texture reference"},
+    {20, "cudaErrorInvalidChannelDescriptor", "invalid channel descriptor"},
     {21, "cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"},
     {52, "cudaErrorMissingConfiguration", "__global__ function call is not configured"},
     {98, "cudaErrorInvalidDeviceFunction", "invalid device function"},
@@ -161,6 +163,8 @@ RT_EXPORT cudaError_t cudaDeviceReset(void)
 {
     RT_LOCK();
     rt_reset_memory();
+    rt_array_reset();
+    rt_texture_reset();
     rt_g.pending = rt_g.sticky = cudaSuccess; /* a new context */
     return cudaSuccess;
 }

@@ -137,4 +137,35 @@ void rt_managed_pull(ws_gpu *gpu);
  * nvcc's code reads them through. */
 cudaError_t rt_managed_vars_map(struct rt_fatbin *fb, const char *fn);
 
+/* Copy n bytes as cudaMemcpyKind `kind` says, every pointer checked against
+ * the kind (cudaErrorInvalidValue with a message naming fn otherwise). */
+cudaError_t rt_copy_kind(ws_gpu *gpu, void *dst, const void *src, size_t n, int kind,
+                         const char *fn);
+
+/* The exported allocation calls, used for arrays and object descriptors. */
+cudaError_t cudaMalloc(void **devPtr, size_t size);
+cudaError_t cudaFree(void *devPtr);
+
+/* cudart_array.c: a CUDA array is a device allocation, row-major: rows of
+ * width * elem bytes, height rows per slice, depth slices (the layers of a
+ * layered array are its slices). */
+struct cudaArray {
+    struct cudaChannelFormatDesc desc;
+    size_t width, height, depth; /* elements; 0 where the array has no such dimension */
+    unsigned flags;              /* cudaArrayLayered, cudaArraySurfaceLoadStore, ... */
+    unsigned elem;               /* bytes per element */
+    uint64_t dev;                /* device address of element (0, 0, 0) */
+    size_t pitch, slice;         /* bytes per row, per slice */
+};
+
+/* The live array a points to, or NULL (an error recorded for fn). */
+struct cudaArray *rt_array_find(const void *a, const char *fn);
+/* Forget every array / texture and surface object (cudaDeviceReset, after
+ * the device memory was freed). */
+void rt_array_reset(void);
+void rt_texture_reset(void);
+/* Bytes per element of a channel description: 0 (an error recorded for fn)
+ * when the description is one warpsim does not support. */
+unsigned rt_channel_bytes(const struct cudaChannelFormatDesc *d, const char *fn);
+
 #endif

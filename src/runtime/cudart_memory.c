@@ -347,8 +347,8 @@ static int side_of(ws_gpu *gpu, const void *p, size_t n, enum rt_side side, int 
  * memory the kind names (cudaMemcpyDefault: decided by address), device
  * ranges must lie inside one allocation and host ranges must be mapped;
  * anything else is cudaErrorInvalidValue, never a crash. */
-static cudaError_t copy_kind(ws_gpu *gpu, void *dst, const void *src, size_t n, int kind,
-                             const char *fn)
+cudaError_t rt_copy_kind(ws_gpu *gpu, void *dst, const void *src, size_t n, int kind,
+                         const char *fn)
 {
     if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
         return rt_error(cudaErrorInvalidMemcpyDirection, fn, "invalid kind %d", kind);
@@ -384,7 +384,7 @@ RT_EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, int k
     ws_gpu *gpu = rt_gpu("cudaMemcpy");
     if (!gpu)
         return rt_gpu_status();
-    return copy_kind(gpu, dst, src, count, kind, "cudaMemcpy");
+    return rt_copy_kind(gpu, dst, src, count, kind, "cudaMemcpy");
 }
 
 RT_EXPORT cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count, int kind)
@@ -419,7 +419,7 @@ RT_EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, si
         return rt_error(cudaErrorInvalidPitchValue, "cudaMemcpy2D",
                         "width %zu exceeds a pitch (dst %zu, src %zu)", width, dpitch, spitch);
     for (size_t r = 0; r < height; r++) {
-        cudaError_t rc = copy_kind(gpu, (char *)dst + r * dpitch,
+        cudaError_t rc = rt_copy_kind(gpu, (char *)dst + r * dpitch,
                                    (const char *)src + r * spitch, width, kind, "cudaMemcpy2D");
         if (rc != cudaSuccess)
             return rc;
@@ -585,7 +585,7 @@ RT_EXPORT cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, si
     if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
         kind != cudaMemcpyDefault)
         return rt_error(cudaErrorInvalidMemcpyDirection, fn, "invalid kind %d", kind);
-    return copy_kind(rt_g.gpu, (void *)(uintptr_t)(a + offset), src, count, kind, fn);
+    return rt_copy_kind(rt_g.gpu, (void *)(uintptr_t)(a + offset), src, count, kind, fn);
 }
 
 RT_EXPORT cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t count,
@@ -620,7 +620,7 @@ RT_EXPORT cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t
     if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
         kind != cudaMemcpyDefault)
         return rt_error(cudaErrorInvalidMemcpyDirection, fn, "invalid kind %d", kind);
-    return copy_kind(rt_g.gpu, dst, (const void *)(uintptr_t)(a + offset), count, kind, fn);
+    return rt_copy_kind(rt_g.gpu, dst, (const void *)(uintptr_t)(a + offset), count, kind, fn);
 }
 
 RT_EXPORT cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t count,

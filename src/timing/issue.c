@@ -101,6 +101,10 @@ void issue_dispatch(struct sm *sm, uint32_t slot, const struct func_trace *tr, u
             mi->cta = w->cta_slot;
             mi->pc = pc;
             mi->space = tr->space;
+            /* tex.nc: non-coherent global loads take the read-only (texture) path */
+            if (sm->cfg->tex_nc && sm->cfg->tex_enabled && tr->space == PTX_SPACE_GLOBAL &&
+                !tr->is_store && (L->m->insts[pc].flags & PTX_F_NC))
+                mi->space = PTX_SPACE_TEX;
             mi->is_store = tr->is_store;
             mi->is_atomic = tr->is_atomic;
             mi->size = tr->size;

@@ -24,6 +24,7 @@ enum mem_req_dest {
     MEM_DEST_NONE,  /* no reply (stores, write-backs) */
     MEM_DEST_L1D,   /* fill the L1D line and wake the MSHR targets */
     MEM_DEST_L1C,   /* fill the constant-cache line */
+    MEM_DEST_L1T,   /* fill the texture-cache line */
     MEM_DEST_INST,  /* no cache: complete instruction `inst` directly */
 };
 

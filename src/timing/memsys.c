@@ -184,6 +184,11 @@ static void memsys_register(struct mem_system *ms, struct stats *s)
     C(l1c_hits, "constant-cache hits");
     C(l1c_misses, "constant-cache misses");
     C(l1c_hit_reserved, "constant-cache misses merged into a pending MSHR");
+    C(tex_cache_access, "texture-cache accesses (one per distinct line of a tex/tld4 warp "
+                        "instruction's first texels)");
+    C(tex_cache_hit, "texture-cache hits");
+    C(tex_cache_miss, "texture-cache misses (sent to the L2)");
+    C(tex_cache_hit_reserved, "texture-cache misses merged into a pending MSHR");
     C(l1i_accesses, "instruction-cache accesses");
     C(l1i_hits, "instruction-cache hits");
     C(l1i_misses, "instruction-cache misses");
@@ -340,6 +345,8 @@ int memsys_new(const struct gpu_config *cfg, const struct dev_mem *mem, struct s
     if (rc == WS_OK)
         rc = memsys_caches(&ms->sm[0].l1i, sms, ms->n_sms, &c->l1i, &ms->pb_l1i, "l1i", e);
     if (rc == WS_OK)
+        rc = memsys_caches(&ms->sm[0].l1t, sms, ms->n_sms, &c->l1t, &ms->pb_l1t, "tex", e);
+    if (rc == WS_OK)
         rc = memsys_caches(&ms->sub[0].c, sizeof(struct l2_sub), ms->n_sub, &c->l2, &ms->pb_l2,
                            "l2", e);
     if (rc == WS_OK)
@@ -351,6 +358,7 @@ int memsys_new(const struct gpu_config *cfg, const struct dev_mem *mem, struct s
     ms->l1d_shift = log2u(c->l1d.line);
     ms->l1c_shift = log2u(c->l1c.line);
     ms->l1i_shift = log2u(c->l1i.line);
+    ms->l1t_shift = log2u(c->l1t.line);
     ms->l2_shift = log2u(c->l2.line);
     ms->l2_full_index = strcmp(c->l2_index_addr, "full") == 0;
     ms->l1d_fill_at_once = strcmp(c->l1d_latency_on, "hits") == 0;
@@ -369,11 +377,14 @@ int memsys_new(const struct gpu_config *cfg, const struct dev_mem *mem, struct s
                                                                      : c->l1c.mshr_max_merge;
         memsys_ring_alloc(&sm->l1_ring, (c->l1d.hit_latency + 2) * (mm + 2) + 64, 1);
         memsys_ring_alloc(&sm->l1c_ring, (c->l1c.hit_latency + 2) * (mm + 2) + 64, 1);
+        memsys_ring_alloc(&sm->l1t_ring,
+                          (c->l1t.hit_latency + 2) * (c->l1t.mshr_max_merge + 2) + 64, 1);
         memsys_ring_alloc(&sm->smem_ring, c->smem_latency + 64, 1);
         memsys_ring_alloc(&sm->missq, c->l1d.miss_queue + 1, 0);
         sm->missq_size = c->l1d.miss_queue;
         mshr_init(&sm->l1d_mshr, c->l1d.mshr_entries, c->l1d.mshr_max_merge);
         mshr_init(&sm->l1c_mshr, c->l1c.mshr_entries, c->l1c.mshr_max_merge);
+        mshr_init(&sm->l1t_mshr, c->l1t.mshr_entries, c->l1t.mshr_max_merge);
         sm->l1i_ready = xcalloc((size_t)c->l1i.sets * c->l1i.assoc, sizeof *sm->l1i_ready);
         lost_locality_init(&sm->lost, c->max_warps_per_sm);
         pool_cap += sm->l1d_mshr.entries + sm->l1c_mshr.entries + c->l1d.miss_queue +
@@ -425,14 +436,17 @@ void memsys_free(struct mem_system *ms)
         cache_fini(&sm->l1d);
         cache_fini(&sm->l1c);
         cache_fini(&sm->l1i);
+        cache_fini(&sm->l1t);
         if (sm->inst) {
             mshr_fini(&sm->l1d_mshr);
             mshr_fini(&sm->l1c_mshr);
+            mshr_fini(&sm->l1t_mshr);
         }
         free(sm->inst);
         memsys_ring_release(&sm->done);
         memsys_ring_release(&sm->l1_ring);
         memsys_ring_release(&sm->l1c_ring);
+        memsys_ring_release(&sm->l1t_ring);
         memsys_ring_release(&sm->smem_ring);
         memsys_ring_release(&sm->missq);
         free(sm->l1i_ready);
@@ -458,6 +472,7 @@ void memsys_free(struct mem_system *ms)
     free(ms->pool.r);
     free(ms->pb_l1d.mem);
     free(ms->pb_l1c.mem);
+    free(ms->pb_l1t.mem);
     free(ms->pb_l1i.mem);
     free(ms->pb_l2.mem);
     free(ms->pb_dram.mem);
@@ -564,8 +579,9 @@ uint64_t memsys_next_event(const struct mem_system *ms, uint64_t now)
             return now;
         if (!ring_empty(&sm->done))
             return now;
-        const struct idx_ring *rs[3] = {&sm->l1_ring, &sm->l1c_ring, &sm->smem_ring};
-        for (int k = 0; k < 3; k++)
+        const struct idx_ring *rs[4] = {&sm->l1_ring, &sm->l1c_ring, &sm->l1t_ring,
+                                        &sm->smem_ring};
+        for (int k = 0; k < 4; k++)
             if (!ring_empty(rs[k]))
                 best = min_u64(best, ring_head_t(rs[k]) > now ? ring_head_t(rs[k]) : now);
         const struct idx_ring *in = &ms->rep_net.dst[s];
@@ -660,6 +676,7 @@ void memsys_kernel_end(struct mem_system *ms)
         for (uint32_t i = 0; i < ms->n_sms; i++) {
             ms->st.l1d_flushed += cache_invalidate_all(&ms->sm[i].l1d);
             cache_invalidate_all(&ms->sm[i].l1c);
+            cache_invalidate_all(&ms->sm[i].l1t);
         }
     if (ms->cfg.l2_flush && ms->cfg.l2_enabled)
         for (uint32_t i = 0; i < ms->n_sub; i++)

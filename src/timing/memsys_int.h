@@ -18,7 +18,7 @@
 #define LOCAL_PHYS_BASE 0x0000700000000000ull /* local memory, interleaved by thread */
 #define MAX_ACCS (COAL_MAX_ACCESSES * 2 + 4)
 
-enum acc_space { ACC_GLOBAL, ACC_LOCAL, ACC_CONST, ACC_SHARED };
+enum acc_space { ACC_GLOBAL, ACC_LOCAL, ACC_CONST, ACC_SHARED, ACC_TEX };
 
 struct ldst_acc {
     uint64_t addr;
@@ -48,11 +48,12 @@ struct sm_mem {
     struct idx_ring done;       /* tokens */
     struct idx_ring l1_ring;    /* timed (core): inst idx, L1D hits and fills */
     struct idx_ring l1c_ring;   /* timed (core): constant-cache data */
+    struct idx_ring l1t_ring;   /* timed (core): texture-cache data */
     struct idx_ring smem_ring;  /* timed (core): shared-memory data */
     struct idx_ring missq;      /* requests waiting for the request network */
     uint32_t missq_size;        /* logical size (l1d.miss_queue); one spare slot */
-    struct cache l1d, l1c, l1i;
-    struct mshr_table l1d_mshr, l1c_mshr;
+    struct cache l1d, l1c, l1i, l1t;
+    struct mshr_table l1d_mshr, l1c_mshr, l1t_mshr;
     uint64_t *l1i_ready;        /* [sets * assoc] core cycle the line arrives */
     struct lost_locality lost;  /* victim tags as a statistic (lost_locality.h) */
     memsys_listener fn;
@@ -85,6 +86,7 @@ struct memsys_counters {
     uint64_t l1d_tagged_reads, l1d_tagged_read_hits, l1d_tagged_evictions,
         l1d_tagged_evictions_unused;
     uint64_t l1c_accesses, l1c_hits, l1c_misses, l1c_hit_reserved;
+    uint64_t tex_cache_access, tex_cache_hit, tex_cache_miss, tex_cache_hit_reserved;
     uint64_t l1i_accesses, l1i_hits, l1i_misses;
     uint64_t smem_accesses, smem_cycles;
     uint64_t l2_accesses, l2_hits, l2_misses, l2_hit_reserved, l2_writebacks;
@@ -115,12 +117,12 @@ struct mem_system {
     uint64_t icnt_now, l2_now, dram_now, core_next;
     uint64_t core_now;          /* core cycle of the memsys_cycle() call running */
     int started;
-    uint32_t l1d_shift, l1c_shift, l1i_shift, l2_shift, flit;
+    uint32_t l1d_shift, l1c_shift, l1i_shift, l1t_shift, l2_shift, flit;
     int l2_full_index;          /* l2.index_addr = full */
     int l1d_fill_at_once;       /* l1d.latency_on = hits: fills skip l1d.latency */
     uint32_t l1i_miss_latency;
     struct memsys_counters st;
-    struct policy_block pb_l1d, pb_l1c, pb_l1i, pb_l2, pb_dram;
+    struct policy_block pb_l1d, pb_l1c, pb_l1i, pb_l1t, pb_l2, pb_dram;
 };
 
 /* Ring storage (timed: with a visibility time per entry). */

@@ -17,6 +17,13 @@
  *   coalesces into one 128 B access (as GPGPU-Sim's local address mapping).
  * - Constant and param accesses go through the per-SM constant cache (l1c),
  *   serialised one distinct line per cycle; misses go to L2 like L1D misses.
+ * - Texture fetches (tex, tld4; trace space .tex) go through the per-SM
+ *   read-only texture cache (tex.*, GPGPU-Sim's L1T) the same way: one
+ *   access per distinct line of the lanes' first texels (a linear filter's
+ *   other taps are not modelled as separate accesses), misses to the L2,
+ *   counted in tex_cache_access/_hit/_miss/_hit_reserved.  With
+ *   tex.enabled=0 they are global loads through the L1D.  With tex.nc=1 the
+ *   issue stage sends ld.global.nc loads this way too (timing/issue.c).
  * - L1D: set index by l1d.index (cache_set_index); reserve on miss with eviction at
  *   miss time; global stores evict-on-write (write to L2, invalidate on hit),
  *   local stores write back (dirty on hit, write-through on miss), no write
@@ -143,8 +150,8 @@ void memsys_issue(struct mem_system *ms, const struct mem_inst *mi, uint64_t now
     sm->pos = 0;
 
     /* resolve every lane to a space and an in-space offset / physical address */
-    uint64_t g[32], lo[32], sh[32], cn[32];
-    uint32_t mg = 0, ml = 0, msh = 0, mc = 0;
+    uint64_t g[32], lo[32], sh[32], cn[32], tx[32];
+    uint32_t mg = 0, ml = 0, msh = 0, mc = 0, mt = 0;
     uint64_t nthreads = (uint64_t)ms->n_sms * c->max_warps_per_sm * 32;
     for (uint32_t l = 0; l < 32; l++) {
         if (!(mi->mask >> l & 1))
@@ -181,13 +188,22 @@ void memsys_issue(struct mem_system *ms, const struct mem_inst *mi, uint64_t now
             cn[l] = a;
             mc |= 1u << l;
             break;
+        case PTX_SPACE_TEX:
+            if (c->tex_enabled) {
+                tx[l] = a;
+                mt |= 1u << l;
+                break;
+            }
+            g[l] = a;
+            mg |= 1u << l;
+            break;
         default:
             g[l] = a;
             mg |= 1u << l;
             break;
         }
     }
-    in->is_long = (mg | ml) != 0;
+    in->is_long = (mg | ml | mt) != 0;
     int sect = c->coalesce_sectored != 0;
     uint32_t size = mi->size ? mi->size : 1;
     if (msh) {
@@ -209,6 +225,23 @@ void memsys_issue(struct mem_system *ms, const struct mem_inst *mi, uint64_t now
                                  .lanes = (uint32_t)__builtin_popcount(mg | ml),
                                  .accesses = n_gl, .now = now};
         sm->fn(sm->fn_ctx, &ev);
+    }
+    if (mt) {
+        /* one access per distinct texture-cache line */
+        for (uint32_t l = 0; l < 32; l++) {
+            if (!(mt >> l & 1))
+                continue;
+            uint64_t line = tx[l] >> ms->l1t_shift << ms->l1t_shift;
+            uint32_t k = 0;
+            while (k < sm->nacc && !(sm->acc[k].space == ACC_TEX && sm->acc[k].addr == line))
+                k++;
+            if (k < sm->nacc) {
+                sm->acc[k].mask |= 1u << l;
+            } else if (sm->nacc < MAX_ACCS) {
+                sm->acc[sm->nacc++] = (struct ldst_acc){
+                    .addr = line, .bytes = c->l1t.line, .mask = 1u << l, .space = ACC_TEX};
+            }
+        }
     }
     if (mc) {
         /* one access per distinct constant-cache line */
@@ -272,21 +305,36 @@ static int pool_ok_sm(const struct mem_system *ms, uint32_t n)
 
 /* A read miss served without a cache line (the policy bypasses or refuses
  * to allocate): the data goes straight to the instruction. */
+/* Which cache a read goes through (cached_read, uncached_read). */
+enum ro_kind { RO_L1C = 0, RO_L1D = 1, RO_L1T = 2 };
+
+/* The access/hit/miss/merge counters of the read-only caches. */
+static void ro_count(struct mem_system *ms, enum ro_kind k, int what)
+{
+    uint64_t *l1c[4] = {&ms->st.l1c_accesses, &ms->st.l1c_hits, &ms->st.l1c_misses,
+                        &ms->st.l1c_hit_reserved};
+    uint64_t *l1t[4] = {&ms->st.tex_cache_access, &ms->st.tex_cache_hit,
+                        &ms->st.tex_cache_miss, &ms->st.tex_cache_hit_reserved};
+    uint64_t **t = k == RO_L1T ? l1t : l1c;
+    (*t[0])++;
+    (*t[what])++;
+}
+enum { RO_HIT = 1, RO_MISS = 2, RO_MERGED = 3 };
+
 static void uncached_read(struct mem_system *ms, struct sm_mem *sm, uint64_t line,
-                          uint32_t shift, int is_l1d, uint64_t now)
+                          uint32_t shift, enum ro_kind kind, uint64_t now)
 {
     uint32_t q = memsys_new_req(ms, &sm->cur, line << shift, 1u << shift, MEM_REQ_READ,
                                 MEM_DEST_INST, sm->cur_idx);
     ring_push(&sm->missq, q);
     sm->inst[sm->cur_idx].pending++;
-    if (is_l1d) {
+    if (kind == RO_L1D) {
         ms->st.l1d_accesses++;
         ms->st.l1d_misses++;
         ms->st.l1d_tagged_reads += sm->cur.policy_tag != 0;
         emit_access(ms, sm, line, 0, 0, 0, 0, now);
     } else {
-        ms->st.l1c_accesses++;
-        ms->st.l1c_misses++;
+        ro_count(ms, kind, RO_MISS);
     }
 }
 
@@ -294,9 +342,11 @@ static void uncached_read(struct mem_system *ms, struct sm_mem *sm, uint64_t lin
  * the access was handled, 0 on a reservation failure. */
 static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c,
                        struct mshr_table *mt, struct idx_ring *ring, uint32_t hit_lat,
-                       uint32_t shift, const struct ldst_acc *a, int is_l1d, uint64_t now)
+                       uint32_t shift, const struct ldst_acc *a, enum ro_kind kind,
+                       uint64_t now)
 {
     const struct mem_inst *mi = &sm->cur;
+    int is_l1d = kind == RO_L1D;
     uint64_t line = a->addr >> shift;
     uint32_t set = cache_set_index(c, line), way;
     struct cache_access ca = {.line_addr = line, .pc = mi->pc, .sm = mi->sm,
@@ -321,8 +371,7 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
                 ms->st.l1d_inter_warp_hits++;
             emit_access(ms, sm, line, 1, 0, own, 0, now);
         } else {
-            ms->st.l1c_accesses++;
-            ms->st.l1c_hits++;
+            ro_count(ms, kind, RO_HIT);
         }
         return 1;
     }
@@ -342,8 +391,7 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
             ms->st.l1d_tagged_reads += mi->policy_tag != 0;
             emit_access(ms, sm, line, 0, 0, 0, 1, now);
         } else {
-            ms->st.l1c_accesses++;
-            ms->st.l1c_hit_reserved++;
+            ro_count(ms, kind, RO_MERGED);
         }
         return 1;
     }
@@ -353,7 +401,7 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
             ms->st.l1d_reservation_fails++;
             return 0;
         }
-        uncached_read(ms, sm, line, shift, 1, now);
+        uncached_read(ms, sm, line, shift, RO_L1D, now);
         return 1;
     }
     /* the miss queue physically holds one more entry than its logical size,
@@ -366,7 +414,7 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
     struct cache_victim v;
     int ar = cache_allocate(c, set, line << shift, &ca, &way, &v);
     if (ar == CACHE_ALLOC_REFUSED) { /* the policy's partition has no way for it */
-        uncached_read(ms, sm, line, shift, is_l1d, now);
+        uncached_read(ms, sm, line, shift, kind, now);
         return 1;
     }
     if (ar != 0) {
@@ -392,15 +440,17 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
     mshr_add(mt, m, sm->cur_idx);
     sm->inst[sm->cur_idx].pending++;
     ring_push(&sm->missq, memsys_new_req(ms, mi, line << shift, 1u << shift, MEM_REQ_READ,
-                                  is_l1d ? MEM_DEST_L1D : MEM_DEST_L1C, 0));
+                                  is_l1d           ? MEM_DEST_L1D
+                                  : kind == RO_L1T ? MEM_DEST_L1T
+                                                   : MEM_DEST_L1C,
+                                  0));
     if (is_l1d) {
         ms->st.l1d_accesses++;
         ms->st.l1d_misses++;
         ms->st.l1d_tagged_reads += mi->policy_tag != 0;
         emit_access(ms, sm, line, 0, 0, 0, 0, now);
     } else {
-        ms->st.l1c_accesses++;
-        ms->st.l1c_misses++;
+        ro_count(ms, kind, RO_MISS);
     }
     return 1;
 }
@@ -478,7 +528,10 @@ static int ldst_access(struct mem_system *ms, struct sm_mem *sm, const struct ld
         return 1;
     case ACC_CONST:
         return cached_read(ms, sm, &sm->l1c, &sm->l1c_mshr, &sm->l1c_ring, c->l1c.hit_latency,
-                           ms->l1c_shift, a, 0, now);
+                           ms->l1c_shift, a, RO_L1C, now);
+    case ACC_TEX:
+        return cached_read(ms, sm, &sm->l1t, &sm->l1t_mshr, &sm->l1t_ring, c->l1t.hit_latency,
+                           ms->l1t_shift, a, RO_L1T, now);
     default:
         break;
     }
@@ -501,7 +554,7 @@ static int ldst_access(struct mem_system *ms, struct sm_mem *sm, const struct ld
         return 1;
     }
     return cached_read(ms, sm, &sm->l1d, &sm->l1d_mshr, &sm->l1_ring, c->l1d.hit_latency,
-                       ms->l1d_shift, a, 1, now);
+                       ms->l1d_shift, a, RO_L1D, now);
 }
 
 static void ldst_step(struct mem_system *ms, struct sm_mem *sm, uint64_t now)
@@ -545,14 +598,15 @@ static int sm_reply(struct mem_system *ms, struct sm_mem *sm, uint32_t q, uint64
         inst_data(ms, sm, r->inst, now);
         return 1;
     }
-    int l1d = r->dest == MEM_DEST_L1D;
-    struct cache *c = l1d ? &sm->l1d : &sm->l1c;
-    struct mshr_table *mt = l1d ? &sm->l1d_mshr : &sm->l1c_mshr;
-    struct idx_ring *ring = l1d ? &sm->l1_ring : &sm->l1c_ring;
-    uint32_t lat = !l1d ? ms->cfg.l1c.hit_latency
+    int l1d = r->dest == MEM_DEST_L1D, l1t = r->dest == MEM_DEST_L1T;
+    struct cache *c = l1d ? &sm->l1d : l1t ? &sm->l1t : &sm->l1c;
+    struct mshr_table *mt = l1d ? &sm->l1d_mshr : l1t ? &sm->l1t_mshr : &sm->l1c_mshr;
+    struct idx_ring *ring = l1d ? &sm->l1_ring : l1t ? &sm->l1t_ring : &sm->l1c_ring;
+    uint32_t lat = l1t                    ? ms->cfg.l1t.hit_latency
+                   : !l1d                 ? ms->cfg.l1c.hit_latency
                    : ms->l1d_fill_at_once ? 1
                                           : ms->cfg.l1d.hit_latency;
-    uint32_t shift = l1d ? ms->l1d_shift : ms->l1c_shift;
+    uint32_t shift = l1d ? ms->l1d_shift : l1t ? ms->l1t_shift : ms->l1c_shift;
     uint64_t line = r->addr >> shift;
     int m = mshr_find(mt, line);
     ws_assert(m >= 0);
@@ -582,6 +636,8 @@ void memsys_ldst_cycle(struct mem_system *ms, uint32_t s, uint64_t now)
         inst_data(ms, sm, ring_pop(&sm->l1_ring), now);
     while (ring_ready(&sm->l1c_ring, now))
         inst_data(ms, sm, ring_pop(&sm->l1c_ring), now);
+    while (ring_ready(&sm->l1t_ring, now))
+        inst_data(ms, sm, ring_pop(&sm->l1t_ring), now);
     while (ring_ready(&sm->smem_ring, now))
         inst_data(ms, sm, ring_pop(&sm->smem_ring), now);
 }

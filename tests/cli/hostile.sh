@@ -42,7 +42,7 @@ printf '%s.const .b32 c;\n.visible .entry k()\n{\n .reg .b32 %%r<2>;\n mov.u32 %
 refuse ptx-st-const 1 "stconst.ptx:9:4: read-only state space for a store or atomic: '.const'" \
   -- "$ws" ptx "$tmp/stconst.ptx"
 printf '%s.global .texref t;\n.visible .entry k()\n{\n ret;\n}\n' "$ptxhead" >"$tmp/texref.ptx"
-refuse ptx-texref 1 "texref.ptx:4:9: texture, surface and sampler references are not supported: '.texref'" \
+refuse ptx-texref 1 "texref.ptx:4:9: legacy texture, surface and sampler references .* use texture and surface objects: '.texref'" \
   -- "$ws" ptx "$tmp/texref.ptx"
 printf '%s.visible .entry k(.param .b8 p[4294967295])\n{\n ret;\n}\n' "$ptxhead" >"$tmp/bigparam.ptx"
 refuse ptx-param-limit 1 "kernel parameters take 4294967295 bytes, more than CUDA's limit of 32764" \

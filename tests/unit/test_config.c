@@ -533,7 +533,14 @@ static void test_gpgpusim_import(void **state)
     assert_non_null(ignored);
     assert_non_null(strstr(ignored, "-gpgpu_simd_model 1\n"));
     assert_non_null(strstr(ignored, "-network_mode 1\n"));
-    assert_non_null(strstr(ignored, "-gpgpu_tex_cache:l1 4:128:24"));
+    /* -gpgpu_tex_cache:l1 4:128:24,L:R:m:N:L,F:128:4,128:2: the texture cache (tex.*) */
+    assert_null(strstr(ignored, "-gpgpu_tex_cache:l1 4:128:24"));
+    assert_int_equal(c.l1t.sets, 4);
+    assert_int_equal(c.l1t.line, 128);
+    assert_int_equal(c.l1t.assoc, 24);
+    assert_int_equal(c.l1t.mshr_entries, 128);
+    assert_int_equal(c.l1t.mshr_max_merge, 4);
+    assert_int_equal(c.l1t.miss_queue, 128);
     assert_non_null(strstr(ignored, "nbkgrp=4"));
     assert_null(strstr(ignored, "outer")); /* two_level_active outer 1 (SRR) is modelled */
     assert_null(strstr(ignored, "-gpgpu_n_mem "));
