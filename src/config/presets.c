@@ -49,6 +49,11 @@ static const char *const preset_daws[] = {
     "l2.index_addr=full", "l1d.flush=1", "l2.flush=1",
     "l1c.sets=64", "l1c.line=64", "l1c.assoc=2",  /* 8 KB constant cache */
     "l1i.sets=4", "l1i.line=256", "l1i.assoc=4", /* N,4:256:4 */
+    /* texture cache: Table 1's 32 KB, 64 B lines, 16 ways (the release config
+     * has N,8:32:20 = 5 KB); its F:128:4,16:2 fragment and miss queues; the
+     * paper's SPMV kernels read x through it (tex.nc: their __ldg loads) */
+    "tex.sets=32", "tex.line=64", "tex.assoc=16", "tex.mshr=128", "tex.mshr_merge=4",
+    "tex.miss_queue=16", "tex.index=ccws_hash", "tex.nc=1",
     "mem.channels=8", "mem.subparts=1",
     "l2.sets=128", "l2.line=128", "l2.assoc=8", "l2.policy=lru", "l2.mshr=16",
     /* -rop_latency 115 core cycles (release default) = 230 l2 cycles */

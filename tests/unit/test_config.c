@@ -148,6 +148,11 @@ static void test_preset_daws(void **state)
     assert_string_equal(c.l1d.index, "ccws_hash");
     assert_string_equal(c.l2.index, "ccws_hash");
     assert_string_equal(c.l2_index_addr, "full");
+    /* Table 1's 32 KB texture cache, 64 B lines, 16 ways, read-only loads in it */
+    assert_int_equal(cache_bytes(&c.l1t), 32 * KB);
+    assert_int_equal(c.l1t.line, 64);
+    assert_int_equal(c.l1t.assoc, 16);
+    assert_int_equal(c.tex_nc, 1);
     assert_true(c.l1d_flush && c.l2_flush);
 }
 
