@@ -101,6 +101,11 @@ refuse timeline-unwritable 2 "--timeline: cannot write '$tmp/no/dir/t.csv'" \
   -- "$ws" run vecadd --timeline "$tmp/no/dir/t.csv"
 refuse exec-stats-unwritable 2 "--stats-json: cannot write '$tmp/no/dir/s.json'" \
   -- "$ws" exec --stats-json "$tmp/no/dir/s.json" -- true
+refuse exec-dump-ptx-missing-parent 2 "--dump-ptx $tmp/no/dir: No such file or directory" \
+  -- "$ws" exec --dump-ptx "$tmp/no/dir" -- true
+: >"$tmp/plain"
+refuse exec-dump-ptx-not-a-dir 2 "--dump-ptx $tmp/plain: not a directory" \
+  -- "$ws" exec --dump-ptx "$tmp/plain" -- true
 
 # check <name> <wanted exit status> <regex a file must match> <file> -- cmd...
 check() {
