@@ -47,6 +47,7 @@ struct gpu_config {
     uint32_t racecheck;          /* report shared-memory hazards (func/racecheck.h) */
     char func_order[16];         /* functional mode: "serial" | "interleaved" */
     uint32_t func_window;        /* interleaved order: CTAs run together */
+    uint32_t threads;            /* host threads simulating the SMs (0 = the machine's cores) */
 
     /* ---- clocks (MHz) ---- */
     double core_mhz, icnt_mhz, l2_mhz, dram_mhz;

@@ -14,6 +14,7 @@
 #include "func/alu.h"
 #include "func/exec_internal.h"
 #include "func/racecheck.h"
+#include "func/sink.h"
 
 uint64_t exec_reg_width_mask(const struct step *s, uint32_t r)
 {
@@ -606,12 +607,16 @@ int func_warp_step(struct func_cta *c, struct func_warp *w, struct func_trace *t
     t->is_mem = t->is_store = t->is_atomic = 0;
     t->diverged = t->barrier = t->exited = 0;
 
-    struct func_stats *st = k->env->stats;
+    struct func_sink *sk = c->sink;
+    struct func_stats *st = sk ? &sk->st : k->env->stats;
     st->warp_insn++;
     st->class_insn[pi->iclass]++;
     st->simt_active_lanes += popc(active);
     st->gpu_sim_insn += popc(mask);
-    k->warp_insn++;
+    if (sk)
+        sk->warp_insn++;
+    else
+        k->warp_insn++;
     w->ninsn++;
 
     struct exec_out x = {0, 0, pc + 1, PC_EXIT};
@@ -644,6 +649,8 @@ int func_warp_step(struct func_cta *c, struct func_warp *w, struct func_trace *t
     }
     simt_update(w, x.taken, x.tpc, pc + 1, x.reconv, &t->diverged);
 done:
+    if (sk) /* a step that faulted is counted but not recorded */
+        *ARRAY_PUSH(sk->steps, sk->nsteps, sk->steps_cap) = (struct func_sink_step){w, pc};
     settle(c, w);
     t->exited = w->state == FUNC_WARP_DONE;
     return WS_OK;

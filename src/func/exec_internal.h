@@ -80,6 +80,10 @@ static inline uint64_t align16(uint64_t x)
     return (x + 15) & ~15ull;
 }
 
+/* New memory value of an atomic (exec_mem.c); returns 0 if the type/op is unsupported. */
+int exec_atom_apply(unsigned sub, enum ptx_type ty, uint64_t old, uint64_t b, uint64_t c,
+                    uint64_t *out);
+
 /* ---- exec.c: messages, warp storage, operands ---- */
 
 /* "kernel 'k' PC 12 (mod:34: ld.global.f32) thread (1,0,0) block (0,0,0)" */

@@ -2,6 +2,8 @@
  * ld, st, atom/red, mov and cvta. */
 #include "func/exec_internal.h"
 #include "func/racecheck.h"
+#include "func/sink.h"
+#include "base/alloc.h"
 
 #include "func/alu.h"
 
@@ -93,13 +95,14 @@ uint8_t *exec_resolve(const struct step *s, uint32_t lane, unsigned space, uint6
     case PTX_SPACE_CONST: {
         static uint8_t zeros[64]; /* only ever read */
         const struct func_env *env = s->k->env;
-        uint8_t *p = mem_lookup(env->mem, a, n);
+        uint8_t *p = s->c->sink ? mem_lookup_ro(env->mem, a, n) : mem_lookup(env->mem, a, n);
         if (p)
             return p;
         if (env->cfg.oob_read_zero && kind == ACC_READ && space == PTX_SPACE_GLOBAL &&
             n <= sizeof zeros) {
-            if (env->stats)
-                env->stats->oob_reads_zeroed++;
+            struct func_stats *fs = s->c->sink ? &s->c->sink->st : env->stats;
+            if (fs)
+                fs->oob_reads_zeroed++;
             return zeros;
         }
         mem_describe(env->mem, a, n, why, sizeof why);
@@ -159,6 +162,28 @@ static inline void store_le(uint8_t *p, uint64_t v, unsigned n)
     memcpy(p, &v, n);
 }
 
+/* With a sink, an access of `space` at addr that reaches device memory is
+ * deferred (func/sink.h): the same classification as exec_resolve. */
+static int deferred(const struct step *s, unsigned space, uint64_t addr)
+{
+    if (!s->c->sink)
+        return 0;
+    if (space == PTX_SPACE_NONE)
+        return !(addr - MEM_SHARED_BASE < MEM_WINDOW_SIZE ||
+                 addr - MEM_LOCAL_BASE < MEM_WINDOW_SIZE ||
+                 addr - MEM_PARAM_BASE < MEM_WINDOW_SIZE);
+    return space == PTX_SPACE_GLOBAL || space == PTX_SPACE_CONST;
+}
+
+static struct func_deferred *defer(const struct step *s, uint8_t kind, uint8_t *p, unsigned n)
+{
+    struct func_sink *k = s->c->sink;
+    struct func_deferred *d = ARRAY_PUSH(k->ops, k->nops, k->ops_cap);
+    *d = (struct func_deferred){.p = p, .w = s->w, .ri = SIZE_MAX, .kind = kind,
+                                .n = (uint8_t)n};
+    return d;
+}
+
 static void trace_mem(struct func_trace *t, const struct step *s, unsigned size, int store,
                       int atomic, const uint64_t addr[32])
 {
@@ -196,6 +221,15 @@ int exec_ld(const struct step *s, uint32_t mask, struct func_trace *t)
                                  i == 0 ? esz * nel : esz, ACC_READ, kparam);
             if (!p)
                 return s->e->code;
+            if (deferred(s, in->space, addr[l])) {
+                if (dst) {
+                    struct func_deferred *x = defer(s, FUNC_DEF_LOAD, p, esz);
+                    x->ri = (size_t)(dst - s->w->regs) + l;
+                    x->sign = (uint8_t)sign;
+                    x->wm = wm;
+                }
+                continue;
+            }
             uint64_t v = load_le(p, esz);
             if (sign)
                 v = sext(v, esz);
@@ -237,7 +271,10 @@ int exec_st(const struct step *s, uint32_t mask, struct func_trace *t)
                                  kparam);
             if (!p)
                 return s->e->code;
-            store_le(p, val[l], esz);
+            if (deferred(s, in->space, addr[l]))
+                defer(s, FUNC_DEF_STORE, p, esz)->val = val[l];
+            else
+                store_le(p, val[l], esz);
         }
     }
     return WS_OK;
@@ -287,7 +324,7 @@ static uint64_t half_add(uint64_t a, uint64_t b, enum alu_half_fmt fmt, unsigned
 }
 
 /* New memory value of an atomic; returns 0 if the type/op is unsupported. */
-static int atom_apply(unsigned sub, enum ptx_type ty, uint64_t old, uint64_t b, uint64_t c,
+int exec_atom_apply(unsigned sub, enum ptx_type ty, uint64_t old, uint64_t b, uint64_t c,
                       uint64_t *out)
 {
     unsigned sz = ptx_type_size(ty);
@@ -371,6 +408,7 @@ int exec_atom(const struct step *s, uint32_t mask, struct func_trace *t)
     enum ptx_type ty = (enum ptx_type)in->type;
     unsigned sz = ptx_type_size(ty);
     uint64_t addr[32] = {0}, b[32], c[32], old[32] = {0};
+    uint32_t now_mask = mask; /* lanes whose old value is written here */
     int kparam;
     int half = ty == PTX_T_F16 || ty == PTX_T_BF16; /* add only (atom_apply) */
     if (sz != 4 && sz != 8 && !(half && in->sub == PTX_SUB_ATOM_ADD))
@@ -389,14 +427,32 @@ int exec_atom(const struct step *s, uint32_t mask, struct func_trace *t)
         uint8_t *p = exec_resolve(s, l, in->space, addr[l], sz, ACC_ATOMIC, kparam);
         if (!p)
             return s->e->code;
-        uint64_t o = load_le(p, sz), nv;
-        if (!atom_apply(in->sub, ty, o, b[l], c[l], &nv))
+        uint64_t nv;
+        if (deferred(s, in->space, addr[l])) {
+            /* only the combination is checked now: the values are read later */
+            if (!exec_atom_apply(in->sub, ty, 0, 0, 0, &nv))
+                return exec_unsupported(s, "atomic operation/type combination");
+            struct func_deferred *x = defer(s, FUNC_DEF_ATOM, p, sz);
+            x->val = b[l];
+            x->c = c[l];
+            x->sub = (uint8_t)in->sub;
+            x->type = (uint8_t)ty;
+            const struct ptx_operand *d = in->ndst > 0 ? ptx_dst(s->m, in, 0) : NULL;
+            if (!is_red && d && d->kind == PTX_OPND_REG && d->reg != PTX_NO_INDEX) {
+                x->ri = (size_t)(reg_ptr(s->w, d->reg) - s->w->regs) + l;
+                x->wm = exec_reg_width_mask(s, d->reg);
+            }
+            now_mask &= ~(1u << l);
+            continue;
+        }
+        uint64_t o = load_le(p, sz);
+        if (!exec_atom_apply(in->sub, ty, o, b[l], c[l], &nv))
             return exec_unsupported(s, "atomic operation/type combination");
         store_le(p, nv, sz);
         old[l] = o;
     }
     if (!is_red && in->ndst > 0)
-        exec_dst_write(s, ptx_dst(s->m, in, 0), mask, old);
+        exec_dst_write(s, ptx_dst(s->m, in, 0), now_mask, old);
     return WS_OK;
 }
 

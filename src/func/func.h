@@ -132,6 +132,7 @@ struct func_barrier {
 };
 
 struct func_kernel;
+struct func_sink; /* func/sink.h */
 
 struct func_cta {
     struct func_kernel *k;
@@ -144,6 +145,9 @@ struct func_cta {
     uint64_t shared_size, shared_cap;
     struct func_barrier bars[FUNC_NUM_BARRIERS];
     struct race_shadow *race; /* racecheck: the shadow of shared memory, else NULL */
+    struct func_sink *sink; /* NULL: execute in place; else device-memory effects and step
+                               counters are deferred to it (func/sink.h); kept by
+                               func_cta_init */
 };
 
 struct func_kernel {

@@ -88,17 +88,30 @@ int mem_free(struct dev_mem *m, uint64_t addr, struct err *e)
     return WS_OK;
 }
 
-uint8_t *mem_lookup_slow(struct dev_mem *m, uint64_t addr, uint64_t n)
+/* Region index holding [addr, addr+n), or nregions. */
+static size_t mem_find_range(const struct dev_mem *m, uint64_t addr, uint64_t n)
 {
     size_t i = mem_find(m, addr);
     if (i == m->nregions)
-        return NULL;
+        return i;
     const struct mem_region *r = &m->regions[i];
     uint64_t off = addr - r->base;
-    if (off > r->size || n > r->size - off)
+    return off > r->size || n > r->size - off ? m->nregions : i;
+}
+
+uint8_t *mem_lookup_find(const struct dev_mem *m, uint64_t addr, uint64_t n)
+{
+    size_t i = mem_find_range(m, addr, n);
+    return i == m->nregions ? NULL : m->regions[i].data + (addr - m->regions[i].base);
+}
+
+uint8_t *mem_lookup_slow(struct dev_mem *m, uint64_t addr, uint64_t n)
+{
+    size_t i = mem_find_range(m, addr, n);
+    if (i == m->nregions)
         return NULL;
     m->last = i;
-    return r->data + off;
+    return m->regions[i].data + (addr - m->regions[i].base);
 }
 
 void mem_describe(const struct dev_mem *m, uint64_t addr, uint64_t n, char *buf, size_t len)

@@ -54,6 +54,11 @@ static inline uint8_t *mem_lookup(struct dev_mem *m, uint64_t addr, uint64_t n);
 /* Slow path of mem_lookup (binary search); updates m->last. */
 uint8_t *mem_lookup_slow(struct dev_mem *m, uint64_t addr, uint64_t n);
 
+/* mem_lookup without updating m->last: safe while other threads look up too
+ * (nothing allocates or frees meanwhile). */
+static inline uint8_t *mem_lookup_ro(const struct dev_mem *m, uint64_t addr, uint64_t n);
+uint8_t *mem_lookup_find(const struct dev_mem *m, uint64_t addr, uint64_t n);
+
 static inline uint8_t *mem_lookup(struct dev_mem *m, uint64_t addr, uint64_t n)
 {
     if (m->last < m->nregions) {
@@ -62,6 +67,17 @@ static inline uint8_t *mem_lookup(struct dev_mem *m, uint64_t addr, uint64_t n)
             return r->data + (addr - r->base);
     }
     return mem_lookup_slow(m, addr, n);
+}
+
+static inline uint8_t *mem_lookup_ro(const struct dev_mem *m, uint64_t addr, uint64_t n)
+{
+    size_t last = m->last;
+    if (last < m->nregions) {
+        const struct mem_region *r = &m->regions[last];
+        if (addr >= r->base && addr - r->base <= r->size && n <= r->size - (addr - r->base))
+            return r->data + (addr - r->base);
+    }
+    return mem_lookup_find(m, addr, n);
 }
 
 /* Describe why [addr, addr+n) is not accessible ("outside any allocation",

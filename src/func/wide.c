@@ -9,6 +9,7 @@
 
 #include "base/alloc.h"
 #include "func/exec_internal.h"
+#include "func/sink.h"
 
 int func_wide_init(struct func_wide_warp *ww, struct func_cta *c, uint32_t first,
                    uint32_t rows, struct err *e)
@@ -294,12 +295,19 @@ int func_wide_step(struct func_wide_warp *ww, const uint32_t sub[], struct func_
         t->mask |= mask;
         ww->pending[r] &= ~sub[r];
     }
-    struct func_stats *st = k->env->stats;
+    struct func_sink *sk = ww->c->sink;
+    struct func_stats *st = sk ? &sk->st : k->env->stats;
     st->warp_insn++;
     st->class_insn[pi->iclass]++;
     st->simt_active_lanes += popc(t->active);
     st->gpu_sim_insn += popc(t->mask);
-    k->warp_insn++;
+    if (sk) {
+        sk->warp_insn++;
+        *ARRAY_PUSH(sk->steps, sk->nsteps, sk->steps_cap) =
+            (struct func_sink_step){ww->row[0], ww->pc};
+    } else {
+        k->warp_insn++;
+    }
     if (any(ww->pending, ww->rows))
         return WS_OK;
     /* every active thread has executed it: one stack update */

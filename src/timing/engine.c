@@ -12,8 +12,11 @@
 #include "analysis/phase.h"
 #include "base/alloc.h"
 #include "base/demangle.h"
+#include "func/sink.h"
 #include "policy/registry.h"
 #include "stats/stats.h"
+#include "timing/engine_par.h"
+#include "timing/issue_int.h"
 #include "timing/memsys.h"
 #include "timing/sm.h"
 
@@ -47,6 +50,12 @@ struct timing {
     size_t cls_stride;
     uint64_t cta_limit;    /* timing_set_cta_limit */
     struct timing_window win; /* of the last launch */
+    /* the parallel engine (docs/parallel.md), built by the first launch that uses it */
+    struct par_pool *pool;
+    struct func_sink *sinks; /* [nsms] deferred device-memory effects of each SM's cycle */
+    int *sm_rc;              /* [nsms] sm_cycle's result in the parallel phase */
+    struct err *sm_err;      /* [nsms] its error */
+    uint64_t par_now;        /* the cycle the parallel phase simulates */
 };
 
 static const char *const lane_bins[SM_LANE_BINS] = {
@@ -193,6 +202,13 @@ void timing_free(struct timing *t)
         for (uint32_t i = 0; i < t->nsms; i++)
             sm_fini(&t->sms[i]);
     free(t->sms);
+    par_free(t->pool);
+    if (t->sinks)
+        for (uint32_t i = 0; i < t->nsms; i++)
+            func_sink_free(&t->sinks[i]);
+    free(t->sinks);
+    free(t->sm_rc);
+    free(t->sm_err);
     free(t->privs);
     free(t->cls_privs);
     memsys_free(t->ms);
@@ -375,6 +391,87 @@ const struct timing_window *timing_window(const struct timing *t)
     return &t->win;
 }
 
+/* ---- the parallel engine (docs/parallel.md) ---- */
+
+/* Host threads for a launch of k: the configured count (0 = the machine's
+ * cores), at most one per SM; 1 when the kernel must not defer its
+ * device-memory effects (func_module_sinkable). */
+static uint32_t launch_threads(const struct timing *t, const struct func_kernel *k)
+{
+    uint32_t n = t->cfg->threads ? t->cfg->threads : par_cores();
+    if (n > t->nsms)
+        n = t->nsms;
+    if (n > 1 && !func_module_sinkable(k->m))
+        n = 1;
+    return n;
+}
+
+/* Give every CTA slot of every SM its SM's sink (NULL: none). */
+static void set_sinks(struct timing *t, int on)
+{
+    for (uint32_t i = 0; i < t->nsms; i++)
+        for (uint32_t c = 0; c < t->sms[i].nctas; c++)
+            t->sms[i].fctas[c].sink = on ? &t->sinks[i] : NULL;
+}
+
+static void par_prepare(struct timing *t, uint32_t n)
+{
+    if (t->pool && par_threads(t->pool) != n) {
+        par_free(t->pool);
+        t->pool = NULL;
+    }
+    if (!t->pool)
+        t->pool = par_new(n);
+    if (!t->sinks) {
+        t->sinks = xcalloc(t->nsms, sizeof *t->sinks);
+        t->sm_rc = xcalloc(t->nsms, sizeof *t->sm_rc);
+        t->sm_err = xcalloc(t->nsms, sizeof *t->sm_err);
+    }
+    set_sinks(t, 1);
+}
+
+/* The parallel phase: one SM's cycle. */
+static void sm_job(void *ctx, uint32_t i)
+{
+    struct timing *t = ctx;
+    t->sm_rc[i] = sm_cycle(&t->sms[i], t->par_now, &t->sm_err[i]);
+}
+
+/* The warp slot of SM sm that runs functional warp w (a large warp's first row). */
+static uint32_t slot_of(const struct sm *sm, const struct func_warp *w)
+{
+    for (uint32_t s = 0; s < sm->nslots; s++)
+        if (sm->warps[s].valid && sm->warps[s].fw == w)
+            return s;
+    return 0;
+}
+
+/* The serial phase after the SMs' parallel cycle, in SM order: the
+ * max_warp_insn limit where a serial run would have crossed it (after the
+ * step that crossed it), the first SM's error, then each SM's deferred
+ * device-memory effects and counters. */
+static int par_merge(struct timing *t, const struct timing_launch *L, struct err *e)
+{
+    struct func_kernel *k = L->k;
+    for (uint32_t i = 0; i < t->nsms; i++) {
+        struct func_sink *sk = &t->sinks[i];
+        uint64_t lim = L->max_warp_insn, base = k->warp_insn;
+        if (lim && base + sk->warp_insn > lim && lim - base < sk->nsteps) {
+            const struct func_sink_step *st = &sk->steps[lim - base];
+            k->warp_insn = lim + 1;
+            return issue_check_limit(&t->sms[i], slot_of(&t->sms[i], st->w), st->pc, e);
+        }
+        if (t->sm_rc[i] != WS_OK) {
+            if (e)
+                *e = t->sm_err[i];
+            return t->sm_rc[i];
+        }
+        func_sink_apply(sk);
+        func_sink_merge(sk, k->env->stats, k);
+    }
+    return WS_OK;
+}
+
 int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
 {
     const struct ptx_module *m = k->m;
@@ -424,6 +521,10 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
     for (uint32_t i = 0; i < t->nsms; i++)
         sm_launch_begin(&t->sms[i], &L, nregs, t->now);
     k->env->stats->kernels_launched++;
+    uint32_t nth = launch_threads(t, k);
+    int par = nth > 1;
+    if (par)
+        par_prepare(t, nth);
 
     uint64_t nctas = (uint64_t)k->grid[0] * k->grid[1] * k->grid[2];
     if (t->cta_limit && t->cta_limit < nctas)
@@ -448,10 +549,19 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
         note_dispatch(t, (struct timing_point){now - start, *insn - insn0, next_cta}, no_room,
                       nctas);
         int busy = 0;
-        for (uint32_t i = 0; i < t->nsms; i++) {
-            rc = sm_cycle(&t->sms[i], now, e);
+        if (par) {
+            t->par_now = now;
+            par_run(t->pool, sm_job, t, t->nsms);
+            rc = par_merge(t, &L, e);
             if (rc != WS_OK)
                 goto out;
+        }
+        for (uint32_t i = 0; i < t->nsms; i++) {
+            if (!par) {
+                rc = sm_cycle(&t->sms[i], now, e);
+                if (rc != WS_OK)
+                    goto out;
+            }
             progress |= t->sms[i].progressed;
             busy |= sm_busy(&t->sms[i]) || t->sms[i].wheel_pending;
         }
@@ -511,6 +621,8 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
         }
     }
 out:
+    if (par)
+        set_sinks(t, 0);
     if (rc != WS_OK)
         t->broken = 1;
     else

@@ -189,9 +189,11 @@ static void memsys_register(struct mem_system *ms, struct stats *s)
     C(tex_cache_hit, "texture-cache hits");
     C(tex_cache_miss, "texture-cache misses (sent to the L2)");
     C(tex_cache_hit_reserved, "texture-cache misses merged into a pending MSHR");
-    C(l1i_accesses, "instruction-cache accesses");
-    C(l1i_hits, "instruction-cache hits");
-    C(l1i_misses, "instruction-cache misses");
+#define S(name, desc) stats_counter(s, #name, desc, &ms->sm[0].name, ms->n_sms, sizeof *ms->sm)
+    S(l1i_accesses, "instruction-cache accesses");
+    S(l1i_hits, "instruction-cache hits");
+    S(l1i_misses, "instruction-cache misses");
+#undef S
     C(smem_accesses, "shared-memory warp accesses");
     C(smem_cycles, "LD/ST cycles spent on shared memory (bank conflicts)");
     C(l2_accesses, "L2 accesses (hits + misses + hit_reserved)");

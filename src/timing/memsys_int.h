@@ -58,6 +58,8 @@ struct sm_mem {
     struct lost_locality lost;  /* victim tags as a statistic (lost_locality.h) */
     memsys_listener fn;
     void *fn_ctx;
+    /* counted here, not in memsys_counters: the SMs fetch in parallel (engine.c) */
+    uint64_t l1i_accesses, l1i_hits, l1i_misses;
 };
 
 struct l2_sub {
@@ -87,7 +89,6 @@ struct memsys_counters {
         l1d_tagged_evictions_unused;
     uint64_t l1c_accesses, l1c_hits, l1c_misses, l1c_hit_reserved;
     uint64_t tex_cache_access, tex_cache_hit, tex_cache_miss, tex_cache_hit_reserved;
-    uint64_t l1i_accesses, l1i_hits, l1i_misses;
     uint64_t smem_accesses, smem_cycles;
     uint64_t l2_accesses, l2_hits, l2_misses, l2_hit_reserved, l2_writebacks;
     uint64_t l2_queue_latency_sum, l2_queue_latency_count, l2_bypasses, l2_requests;

@@ -664,8 +664,8 @@ int memsys_ifetch(struct mem_system *ms, uint32_t sm, uint64_t addr, uint64_t no
     if (r != CACHE_MISS) {
         uint64_t t = m->l1i_ready[(size_t)set * c->assoc + way];
         if (t <= now) {
-            ms->st.l1i_accesses++;
-            ms->st.l1i_hits++;
+            m->l1i_accesses++;
+            m->l1i_hits++;
             struct cache_access ca = {.line_addr = line, .sm = sm, .warp = -1};
             cache_touch(c, set, way, &ca);
             return 1;
@@ -673,8 +673,8 @@ int memsys_ifetch(struct mem_system *ms, uint32_t sm, uint64_t addr, uint64_t no
         *ready_at = t; /* the fill is on its way: same miss, not counted again */
         return 0;
     }
-    ms->st.l1i_accesses++;
-    ms->st.l1i_misses++;
+    m->l1i_accesses++;
+    m->l1i_misses++;
     struct cache_access ca = {.line_addr = line, .sm = sm, .warp = -1};
     struct cache_victim v;
     if (cache_allocate(c, set, line << ms->l1i_shift, &ca, &way, &v) != 0)

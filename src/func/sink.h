@@ -1,0 +1,70 @@
+/* sink.h: deferred device-memory effects, for a timing model that runs the
+ * warps of several SMs at once (timing/engine.c, docs/parallel.md).
+ *
+ * A CTA with a sink (func_cta.sink) executes every instruction in place
+ * except the accesses that reach device memory (global and const space,
+ * generic addresses outside the shared/local/param windows): their address
+ * checks and faults happen at once, but the data transfer (a load into its
+ * destination register, a store, an atomic's read-modify-write and its
+ * returned old value) is logged, in execution order, and performed later by
+ * func_sink_apply().  The step counters go to the sink, not to the launch.
+ * Applying the sinks of the SMs in SM order after every SM has run its cycle
+ * performs the device-memory operations in exactly the order of a run that
+ * steps SM 0, then SM 1, ... with no sink, so the values are identical as
+ * long as nothing reads a deferred load's register before it is applied (the
+ * timing model's scoreboard holds it until the memory system answers, a
+ * later cycle).
+ *
+ * Kernels whose results depend on the order of steps across SMs in other
+ * ways (a %globaltimer read, which counts the launch's warp instructions; an
+ * external call such as vprintf, which writes the program's output) must not
+ * use a sink: func_module_sinkable() says so. */
+#ifndef WS_FUNC_SINK_H
+#define WS_FUNC_SINK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "func/func.h"
+
+enum func_deferred_kind { FUNC_DEF_LOAD, FUNC_DEF_STORE, FUNC_DEF_ATOM };
+
+struct func_deferred {
+    uint8_t *p;          /* host address of the device bytes */
+    struct func_warp *w; /* load/atomic: the warp whose register receives the value */
+    size_t ri;           /* index of that register lane in w->regs; SIZE_MAX: none */
+    uint64_t val;        /* store: the value; atomic: operand b */
+    uint64_t c;          /* atomic: operand c (cas) */
+    uint64_t wm;         /* register value mask */
+    uint8_t kind;        /* enum func_deferred_kind */
+    uint8_t n;           /* bytes */
+    uint8_t sign;        /* load: sign-extend */
+    uint8_t sub, type;   /* atomic: enum ptx_sub, enum ptx_type */
+};
+
+/* One warp step that completed, for locating the max_warp_insn limit (a step
+ * that faults is counted in warp_insn but not recorded). */
+struct func_sink_step {
+    const struct func_warp *w;
+    uint32_t pc;
+};
+
+struct func_sink {
+    struct func_stats st; /* counters of the steps since the last func_sink_merge */
+    uint64_t warp_insn;   /* warp steps since then (func_kernel.warp_insn) */
+    struct func_deferred *ops;
+    size_t nops, ops_cap;
+    struct func_sink_step *steps; /* the completed steps since then, in order */
+    size_t nsteps, steps_cap;
+};
+
+/* Perform the logged device-memory operations in order and forget them. */
+void func_sink_apply(struct func_sink *s);
+/* Add the sink's counters to st and k->warp_insn, then clear them and the steps. */
+void func_sink_merge(struct func_sink *s, struct func_stats *st, struct func_kernel *k);
+void func_sink_free(struct func_sink *s);
+
+/* 0 when a kernel of module m must run without sinks (see above). */
+int func_module_sinkable(const struct ptx_module *m);
+
+#endif
