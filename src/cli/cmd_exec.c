@@ -30,6 +30,8 @@ static void exec_usage(FILE *out)
             "  --sched SPEC        warp scheduler policy, e.g. gto, lrr (WARPSIM_SCHED)\n"
             "  --mode MODE         timing (default) or functional (WARPSIM_MODE)\n"
             "  --set KEY=VALUE     any configuration key; repeatable (WARPSIM_SET)\n"
+            "  --threads N         host threads simulating the SMs (--set threads=N, after\n"
+            "                      the --set options; 0 = the machine's cores)\n"
             "  --stats-json FILE   write per-kernel and total statistics at exit\n"
             "                      (WARPSIM_STATS_JSON)\n"
             "  --stats             print the statistics on stderr at exit (WARPSIM_STATS)\n"
@@ -239,8 +241,9 @@ static int run_program(char **prog, const char *stats_json, int keep_status)
 
 int cmd_exec(int argc, char **argv)
 {
-    const char *config = NULL, *sched = NULL, *mode = NULL, *stats_json = NULL;
+    const char *config = NULL, *sched = NULL, *mode = NULL, *stats_json = NULL, *threads = NULL;
     const char *dump_ptx = NULL;
+    char threads_set[64];
     int stats = 0, progress = 0, keep_status = 0;
     char **sets = xcalloc((size_t)argc + 1, sizeof *sets);
     size_t nsets = 0;
@@ -263,6 +266,7 @@ int cmd_exec(int argc, char **argv)
                             : strcmp(a, "--mode") == 0       ? &mode
                             : strcmp(a, "--stats-json") == 0 ? &stats_json
                             : strcmp(a, "--dump-ptx") == 0   ? &dump_ptx
+                            : strcmp(a, "--threads") == 0    ? &threads
                                                              : NULL;
         if (slot) {
             if (!(*slot = cli_value(argc, argv, &i)))
@@ -292,6 +296,14 @@ int cmd_exec(int argc, char **argv)
         fprintf(stderr, "warpsim exec: no program given\n");
         exec_usage(stderr);
         goto out;
+    }
+    if (threads) {
+        if (strlen(threads) > 20 || strchr(threads, ';')) {
+            fprintf(stderr, "warpsim exec: --threads %s: not a thread count\n", threads);
+            goto out;
+        }
+        snprintf(threads_set, sizeof threads_set, "threads=%s", threads);
+        sets[nsets++] = threads_set;
     }
     if ((rc = validate(config, sched, mode, sets, nsets)) != 0)
         goto out;

@@ -48,7 +48,7 @@ static void run_usage(FILE *out)
     fprintf(out,
             "usage: warpsim run <workload> [--size small|medium|large] [--seed N]\n"
             "                   [--mode timing|functional] [--config preset|file]\n"
-            "                   [--sched spec] [--set key=value]... [--stats]\n"
+            "                   [--sched spec] [--threads N] [--set key=value]... [--stats]\n"
             "                   [--stats-json FILE] [--timeline FILE] [--show-config]\n"
             "                   [--quiet] [--progress]\n\n"
             "Runs a built-in workload (see `warpsim list`), checks its results against\n"
@@ -60,6 +60,8 @@ static void run_usage(FILE *out)
             "  --config X        a preset (gtx480, daws, paws, lwm, medic, cawa), a file of\n"
             "                    key = value lines or a GPGPU-Sim gpgpusim.config\n"
             "  --sched S         warp scheduler spec (same as --set sm.sched=S)\n"
+            "  --threads N       host threads simulating the SMs (same as --set threads=N;\n"
+            "                    default 0 = the machine's cores; results are identical)\n"
             "  --set key=value   a configuration option (see `warpsim options`)\n"
             "  --stats           print every statistic after the summary\n"
             "  --stats-json F    write configuration, totals and per-kernel statistics as JSON\n"
@@ -117,7 +119,8 @@ struct gpu_opts {
     const char *config;
     const char *sched;
     const char *sets[256];
-    uint8_t is_mode[256]; /* sets[i] is the value of --mode, not key=value */
+    const char *key[256]; /* sets[i] is the value of this key (--mode, --threads), or
+                             NULL for key=value */
     int nsets;
     int progress; /* --progress: a progress line even when stderr is not a terminal */
 };
@@ -130,7 +133,7 @@ static int opts_take(struct gpu_opts *o, int argc, char **argv, int *i, int *rc,
         return 1;
     }
     if (strcmp(a, "--config") == 0 || strcmp(a, "--sched") == 0 || strcmp(a, "--set") == 0 ||
-        strcmp(a, "--mode") == 0) {
+        strcmp(a, "--mode") == 0 || strcmp(a, "--threads") == 0) {
         if (!(v = cli_value(argc, argv, i))) {
             *rc = 2;
             return 1;
@@ -143,7 +146,9 @@ static int opts_take(struct gpu_opts *o, int argc, char **argv, int *i, int *rc,
             fprintf(stderr, "warpsim %s: too many --set options\n", cmd);
             *rc = 2;
         } else {
-            o->is_mode[o->nsets] = strcmp(a, "--mode") == 0;
+            o->key[o->nsets] = strcmp(a, "--mode") == 0      ? "mode"
+                               : strcmp(a, "--threads") == 0 ? "threads"
+                                                             : NULL;
             o->sets[o->nsets++] = v;
         }
         return 1;
@@ -165,9 +170,9 @@ static int opts_apply(const struct gpu_opts *o, ws_gpu *gpu, const char *cmd, co
         return 2;
     }
     for (int i = 0; i < o->nsets; i++) {
-        if (o->is_mode[i]) {
-            if (ws_gpu_set(gpu, "mode", o->sets[i]) != WS_OK) {
-                fprintf(stderr, "warpsim %s: --mode: %s\n", cmd, ws_last_error(gpu));
+        if (o->key[i]) {
+            if (ws_gpu_set(gpu, o->key[i], o->sets[i]) != WS_OK) {
+                fprintf(stderr, "warpsim %s: --%s: %s\n", cmd, o->key[i], ws_last_error(gpu));
                 return 2;
             }
             continue;
@@ -393,7 +398,7 @@ static void compare_usage(FILE *out)
     fprintf(out,
             "usage: warpsim compare <workload[,workload...]> --sched a,b[,c...]\n"
             "                       [--config preset|file] [--size S] [--seed N]\n"
-            "                       [--set key=value]... [--progress]\n\n"
+            "                       [--threads N] [--set key=value]... [--progress]\n\n"
             "Runs every workload under every warp scheduler (timing mode), verifies each\n"
             "run against its CPU reference, prints one line per finished run (workload,\n"
             "scheduler, verified, IPC, seconds) and then IPC normalised to the first\n"

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "analysis/phase.h"
 #include "base/alloc.h"
@@ -56,6 +57,23 @@ struct timing {
     int *sm_rc;              /* [nsms] sm_cycle's result in the parallel phase */
     struct err *sm_err;      /* [nsms] its error */
     uint64_t par_now;        /* the cycle the parallel phase simulates */
+};
+
+/* threads = 0 (the machine's cores) alternates between the parallel and the
+ * serial cycle in epochs of stepped cycles and keeps the faster (docs/parallel.md):
+ * results are identical either way, only the wall-clock time differs. */
+#define TUNE_PROBE 256u   /* a measuring epoch */
+#define TUNE_LONG 8192u   /* an epoch of the mode that won */
+#define TUNE_BACKOFF 64u  /* at most TUNE_LONG x this serial cycles between parallel probes */
+
+struct par_tune {
+    int adaptive;       /* threads = 0 */
+    int on;             /* the current epoch runs the parallel cycle */
+    uint64_t left;      /* stepped cycles left in the epoch */
+    uint64_t len;       /* its length */
+    uint64_t t0;        /* its start, ns */
+    uint64_t ns[2];     /* ns per cycle of the last serial [0] and parallel [1] epoch */
+    uint64_t backoff;   /* serial epochs of TUNE_LONG before the next parallel probe */
 };
 
 static const char *const lane_bins[SM_LANE_BINS] = {
@@ -427,7 +445,39 @@ static void par_prepare(struct timing *t, uint32_t n)
         t->sm_rc = xcalloc(t->nsms, sizeof *t->sm_rc);
         t->sm_err = xcalloc(t->nsms, sizeof *t->sm_err);
     }
-    set_sinks(t, 1);
+}
+
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void tune_start(struct par_tune *u, int on, uint64_t len)
+{
+    u->on = on;
+    u->left = u->len = len;
+    u->t0 = mono_ns();
+}
+
+/* An epoch ended: after a serial one probe the parallel cycle; after a
+ * parallel one keep it for a long epoch if it was faster (then refresh the
+ * serial figure briefly), else go back to serial for longer and longer. */
+static void tune_next(struct timing *t, struct par_tune *u)
+{
+    u->ns[u->on] = (mono_ns() - u->t0) / u->len;
+    if (!u->on) {
+        tune_start(u, 1, u->backoff > 1 ? TUNE_PROBE : u->ns[1] ? TUNE_LONG : TUNE_PROBE);
+    } else if (u->ns[1] < u->ns[0]) {
+        u->backoff = 1;
+        tune_start(u, 0, TUNE_PROBE);
+    } else {
+        tune_start(u, 0, (uint64_t)TUNE_LONG * u->backoff);
+        if (u->backoff < TUNE_BACKOFF)
+            u->backoff *= 2;
+    }
+    set_sinks(t, u->on);
 }
 
 /* The parallel phase: one SM's cycle. */
@@ -522,9 +572,14 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
         sm_launch_begin(&t->sms[i], &L, nregs, t->now);
     k->env->stats->kernels_launched++;
     uint32_t nth = launch_threads(t, k);
+    struct par_tune tune = {.adaptive = t->cfg->threads == 0, .backoff = 1};
     int par = nth > 1;
-    if (par)
+    if (par) {
         par_prepare(t, nth);
+        if (tune.adaptive)
+            tune_start(&tune, 0, TUNE_PROBE);
+        set_sinks(t, !tune.adaptive);
+    }
 
     uint64_t nctas = (uint64_t)k->grid[0] * k->grid[1] * k->grid[2];
     if (t->cta_limit && t->cta_limit < nctas)
@@ -549,7 +604,8 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
         note_dispatch(t, (struct timing_point){now - start, *insn - insn0, next_cta}, no_room,
                       nctas);
         int busy = 0;
-        if (par) {
+        int par_cycle = par && (!tune.adaptive || tune.on);
+        if (par_cycle) {
             t->par_now = now;
             par_run(t->pool, sm_job, t, t->nsms);
             rc = par_merge(t, &L, e);
@@ -557,7 +613,7 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
                 goto out;
         }
         for (uint32_t i = 0; i < t->nsms; i++) {
-            if (!par) {
+            if (!par_cycle) {
                 rc = sm_cycle(&t->sms[i], now, e);
                 if (rc != WS_OK)
                     goto out;
@@ -566,6 +622,8 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
             busy |= sm_busy(&t->sms[i]) || t->sms[i].wheel_pending;
         }
         memsys_cycle(t->ms, now);
+        if (par && tune.adaptive && --tune.left == 0)
+            tune_next(t, &tune);
         t->now++;
         t->cycles++;
         sample_timeline(t);

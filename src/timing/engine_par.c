@@ -1,11 +1,16 @@
 /* engine_par.c: the worker pool of the parallel engine (engine_par.h).
  *
- * A cycle of the timing model is a few microseconds of work, so a job range
- * is started and ended by a barrier that first spins (PAR_SPIN polls) and
- * then sleeps on a futex: on an idle machine the hand-off costs well under a
- * microsecond, on a loaded one a descheduled partner does not burn the
- * other's time slice.  The last thread to arrive bumps the generation and
- * wakes sleepers only when some thread went to sleep. */
+ * A cycle of the timing model is a few microseconds of work, so hand-offs
+ * must be cheap and must not wait for a thread that the host has
+ * descheduled (the machine may run more threads than it has cores):
+ * - the caller opens a round (a generation counter) and claims jobs like
+ *   the workers do, from one atomic counter;
+ * - a worker waits for the next round by spinning PAR_SPIN polls, then
+ *   sleeping on a futex; a worker that sleeps through a whole round simply
+ *   finds no job left;
+ * - the caller waits for the round's jobs to be done (a completion counter),
+ *   not for the workers to arrive, so a round costs the caller no more than
+ *   doing every job itself, plus a job a descheduled worker had claimed. */
 #include "timing/engine_par.h"
 
 #include <limits.h>
@@ -20,22 +25,17 @@
 
 #define PAR_SPIN 4000
 
-struct par_barrier {
-    _Atomic uint32_t arrived;
-    _Atomic uint32_t gen;
-    _Atomic uint32_t sleepers;
-    uint32_t n;
-};
-
 struct par_pool {
     uint32_t n;
     pthread_t *th;
-    struct par_barrier start, end;
     par_job_fn fn;
     void *ctx;
-    uint32_t count;
-    _Atomic uint32_t next;
-    int quit;
+    _Atomic uint64_t work;     /* jobs of the round << 32 | the next job to claim */
+    _Atomic uint32_t done;     /* jobs of the round finished */
+    _Atomic uint32_t round;    /* generation: a new round opened */
+    _Atomic uint32_t sleepers; /* workers asleep on round */
+    _Atomic uint32_t waiting;  /* 1 while the caller sleeps on done */
+    _Atomic int quit;
 };
 
 static void futex_wait(_Atomic uint32_t *addr, uint32_t val)
@@ -55,43 +55,46 @@ static inline void cpu_relax(void)
 #endif
 }
 
-static void barrier_wait(struct par_barrier *b)
-{
-    uint32_t g = atomic_load(&b->gen);
-    if (atomic_fetch_add(&b->arrived, 1) + 1 == b->n) {
-        atomic_store(&b->arrived, 0);
-        atomic_fetch_add(&b->gen, 1);
-        if (atomic_load(&b->sleepers))
-            futex_wake_all(&b->gen);
-        return;
-    }
-    for (int i = 0; i < PAR_SPIN; i++) {
-        if (atomic_load_explicit(&b->gen, memory_order_acquire) != g)
-            return;
-        cpu_relax();
-    }
-    atomic_fetch_add(&b->sleepers, 1);
-    while (atomic_load(&b->gen) == g)
-        futex_wait(&b->gen, g);
-    atomic_fetch_sub(&b->sleepers, 1);
-}
-
+/* Claim and run jobs until none is left. */
 static void run_jobs(struct par_pool *p)
 {
-    uint32_t i;
-    while ((i = atomic_fetch_add_explicit(&p->next, 1, memory_order_relaxed)) < p->count)
+    uint64_t x = atomic_load(&p->work);
+    for (;;) {
+        uint32_t i = (uint32_t)x, n = (uint32_t)(x >> 32);
+        if (i >= n)
+            return;
+        /* count and index in one word: a claim can never take a job of a
+         * round that a late worker did not see open */
+        if (!atomic_compare_exchange_weak(&p->work, &x, x + 1))
+            continue;
         p->fn(p->ctx, i);
+        if (atomic_fetch_add(&p->done, 1) + 1 == n && atomic_load(&p->waiting))
+            futex_wake_all(&p->done);
+        x = atomic_load(&p->work);
+    }
 }
 
 static void *worker(void *arg)
 {
     struct par_pool *p = arg;
+    uint32_t seen = 0;
     for (;;) {
-        barrier_wait(&p->start);
-        if (p->quit)
+        int spin = 0;
+        uint32_t r;
+        while ((r = atomic_load(&p->round)) == seen) {
+            if (spin++ < PAR_SPIN) {
+                cpu_relax();
+                continue;
+            }
+            atomic_fetch_add(&p->sleepers, 1);
+            if (atomic_load(&p->round) == seen)
+                futex_wait(&p->round, seen);
+            atomic_fetch_sub(&p->sleepers, 1);
+        }
+        seen = r;
+        if (atomic_load(&p->quit))
             return NULL;
         run_jobs(p);
-        barrier_wait(&p->end);
     }
 }
 
@@ -99,17 +102,21 @@ struct par_pool *par_new(uint32_t n)
 {
     struct par_pool *p = xcalloc(1, sizeof *p);
     p->n = n ? n : 1;
-    p->start.n = p->end.n = p->n;
     p->th = xcalloc(p->n, sizeof *p->th);
     for (uint32_t i = 1; i < p->n; i++) {
         if (pthread_create(&p->th[i], NULL, worker, p) != 0) {
-            /* run with the threads that started */
-            p->n = i;
-            p->start.n = p->end.n = i;
+            p->n = i; /* run with the threads that started */
             break;
         }
     }
     return p;
+}
+
+static void open_round(struct par_pool *p)
+{
+    atomic_fetch_add(&p->round, 1);
+    if (atomic_load(&p->sleepers))
+        futex_wake_all(&p->round);
 }
 
 void par_free(struct par_pool *p)
@@ -117,8 +124,8 @@ void par_free(struct par_pool *p)
     if (!p)
         return;
     if (p->n > 1) {
-        p->quit = 1;
-        barrier_wait(&p->start);
+        atomic_store(&p->quit, 1);
+        open_round(p);
         for (uint32_t i = 1; i < p->n; i++)
             pthread_join(p->th[i], NULL);
     }
@@ -130,13 +137,23 @@ void par_run(struct par_pool *p, par_job_fn fn, void *ctx, uint32_t n)
 {
     p->fn = fn;
     p->ctx = ctx;
-    p->count = n;
-    atomic_store(&p->next, 0);
+    atomic_store(&p->done, 0);
+    atomic_store(&p->work, (uint64_t)n << 32);
     if (p->n > 1)
-        barrier_wait(&p->start);
+        open_round(p);
     run_jobs(p);
-    if (p->n > 1)
-        barrier_wait(&p->end);
+    int spin = 0;
+    while (atomic_load(&p->done) < n) {
+        if (spin++ < PAR_SPIN) {
+            cpu_relax();
+            continue;
+        }
+        atomic_store(&p->waiting, 1);
+        uint32_t d = atomic_load(&p->done);
+        if (d < n)
+            futex_wait(&p->done, d);
+        atomic_store(&p->waiting, 0);
+    }
 }
 
 uint32_t par_threads(const struct par_pool *p)
