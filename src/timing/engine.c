@@ -1,7 +1,19 @@
 /* engine.c: the timing model's top level: builds the SMs and the memory
  * system, dispatches CTAs under the occupancy limits, runs the cycle loop
  * (skipping idle cycles), registers the core statistics and produces the
- * deadlock report. */
+ * deadlock report.
+ *
+ * The parallel engine (docs/parallel.md; option threads): a cycle is
+ *   dispatch (serial) -> every SM's sm_cycle() on the worker pool
+ *   (engine_par.h), each CTA deferring its device-memory transfers and step
+ *   counters to its SM's sink (func/sink.h) -> merge in SM order: the
+ *   max_warp_insn limit, the first SM's error, then each SM's deferred
+ *   transfers and counters -> memsys_cycle() (serial) -> bookkeeping
+ *   (serial).
+ * Device memory thus sees its operations in the single-thread order (SM 0's,
+ * then SM 1's, ...), and every serial step sees the single-thread state, so
+ * the statistics are identical for any thread count.  A kernel that reads
+ * %globaltimer or calls an external function runs on one thread. */
 #include "timing/engine.h"
 
 #include <inttypes.h>

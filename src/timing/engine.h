@@ -3,7 +3,8 @@
  *
  * Data flow per core cycle: dispatch (at most one CTA per SM, round robin
  * over SMs, within the occupancy limits) -> sm_cycle() of every SM ->
- * memsys_cycle().  Cycles in which nothing can happen are skipped to the
+ * memsys_cycle().  The SMs' cycles may run on several host threads with
+ * identical results (docs/parallel.md).  Cycles in which nothing can happen are skipped to the
  * next writeback, fetch or memory event.  A watchdog stops a run that makes
  * no progress for deadlock_cycles with WS_ERR_DEADLOCK and a per-warp report.
  *

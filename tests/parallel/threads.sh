@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# threads.sh: the parallel engine is deterministic: every built-in workload
+# (size small) under one configuration and scheduler writes the same JSON
+# statistics with 1, 2 and 3 host threads (threads forced, so the parallel
+# cycle runs every cycle; docs/parallel.md).  Only the echo of the threads key
+# may differ.
+# Usage: tests/parallel/threads.sh <path to warpsim> <config preset> <scheduler>
+set -u
+ws=$1
+config=$2
+sched=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+runs=0
+for w in $("$ws" list | awk '{print $1}'); do
+  for n in 1 2 3; do
+    if ! "$ws" run "$w" --size small --config "$config" --sched "$sched" --threads "$n" \
+         --quiet --stats-json "$tmp/$w-$n.json" > "$tmp/$w-$n.txt" 2>&1; then
+      echo "FAIL $w --threads $n: exit status $?"
+      sed 's/^/    /' "$tmp/$w-$n.txt"
+      fail=$((fail + 1))
+      continue
+    fi
+    runs=$((runs + 1))
+    grep -v '^ *"threads": ' "$tmp/$w-$n.json" > "$tmp/$w-$n.cmp"
+  done
+  for n in 2 3; do
+    [ -f "$tmp/$w-1.cmp" ] && [ -f "$tmp/$w-$n.cmp" ] || continue
+    if ! cmp -s "$tmp/$w-1.cmp" "$tmp/$w-$n.cmp"; then
+      echo "FAIL $w: statistics at --threads $n differ from --threads 1:"
+      diff "$tmp/$w-1.cmp" "$tmp/$w-$n.cmp" | head -20 | sed 's/^/    /'
+      fail=$((fail + 1))
+    fi
+    if ! cmp -s "$tmp/$w-1.txt" "$tmp/$w-$n.txt"; then
+      echo "FAIL $w: output at --threads $n differs from --threads 1"
+      fail=$((fail + 1))
+    fi
+  done
+done
+[ "$runs" -ge 3 ] || { echo "FAIL: no workload ran"; exit 1; }
+echo "threads.sh $config $sched: $runs runs, $fail failures"
+[ "$fail" = 0 ]
