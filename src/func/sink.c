@@ -34,17 +34,21 @@ void func_sink_apply(struct func_sink *s)
     s->nops = 0;
 }
 
-void func_sink_merge(struct func_sink *s, struct func_stats *st, struct func_kernel *k)
+void func_sink_merge(struct func_sink *s, struct func_kernel *k)
+{
+    k->warp_insn += s->warp_insn;
+    s->warp_insn = 0;
+    s->nsteps = 0;
+}
+
+void func_sink_flush(struct func_sink *s, struct func_stats *st)
 {
     st->gpu_sim_insn += s->st.gpu_sim_insn;
     st->simt_active_lanes += s->st.simt_active_lanes;
     st->warp_insn += s->st.warp_insn;
     for (unsigned c = 0; c < ICLASS_COUNT; c++)
         st->class_insn[c] += s->st.class_insn[c];
-    k->warp_insn += s->warp_insn;
     memset(&s->st, 0, sizeof s->st);
-    s->warp_insn = 0;
-    s->nsteps = 0;
 }
 
 void func_sink_free(struct func_sink *s)

@@ -50,8 +50,8 @@ struct func_sink_step {
 };
 
 struct func_sink {
-    struct func_stats st; /* counters of the steps since the last func_sink_merge */
-    uint64_t warp_insn;   /* warp steps since then (func_kernel.warp_insn) */
+    struct func_stats st; /* counters of the steps since the last func_sink_flush */
+    uint64_t warp_insn;   /* warp steps since the last func_sink_merge (func_kernel.warp_insn) */
     struct func_deferred *ops;
     size_t nops, ops_cap;
     struct func_sink_step *steps; /* the completed steps since then, in order */
@@ -60,8 +60,11 @@ struct func_sink {
 
 /* Perform the logged device-memory operations in order and forget them. */
 void func_sink_apply(struct func_sink *s);
-/* Add the sink's counters to st and k->warp_insn, then clear them and the steps. */
-void func_sink_merge(struct func_sink *s, struct func_stats *st, struct func_kernel *k);
+/* Add the sink's step count to k->warp_insn, then clear it and the steps
+ * (every cycle: the limit and %globaltimer-free kernels need no more). */
+void func_sink_merge(struct func_sink *s, struct func_kernel *k);
+/* Add the sink's counters to st and clear them (before anyone reads st). */
+void func_sink_flush(struct func_sink *s, struct func_stats *st);
 void func_sink_free(struct func_sink *s);
 
 /* 0 when a kernel of module m must run without sinks (see above). */

@@ -69,6 +69,7 @@ struct timing {
     int *sm_rc;              /* [nsms] sm_cycle's result in the parallel phase */
     struct err *sm_err;      /* [nsms] its error */
     uint64_t par_now;        /* the cycle the parallel phase simulates */
+    struct func_stats *fstats; /* the running launch's functional counters (flush_sinks) */
 };
 
 /* threads = 0 (the machine's cores) alternates between the parallel and the
@@ -359,11 +360,21 @@ static int livelock(struct timing *t, const struct timing_launch *L, uint32_t sm
                    t->cfg->livelock_cycles, sum);
 }
 
+/* The SMs' functional counters into the launch's (before they are read). */
+static void flush_sinks(struct timing *t, struct func_stats *st)
+{
+    if (t->sinks)
+        for (uint32_t i = 0; i < t->nsms; i++)
+            func_sink_flush(&t->sinks[i], st);
+}
+
 static void sample_timeline(struct timing *t)
 {
     uint64_t iv = t->cfg->timeline_interval;
-    if (!iv || !t->st)
+    if (!iv || !t->st || t->cycles < t->next_sample)
         return;
+    if (t->fstats) /* gpu_sim_insn is a column */
+        flush_sinks(t, t->fstats);
     while (t->cycles >= t->next_sample) {
         stats_timeline_sample(t->st, t->next_sample);
         t->next_sample += iv;
@@ -529,7 +540,7 @@ static int par_merge(struct timing *t, const struct timing_launch *L, struct err
             return t->sm_rc[i];
         }
         func_sink_apply(sk);
-        func_sink_merge(sk, k->env->stats, k);
+        func_sink_merge(sk, k);
     }
     return WS_OK;
 }
@@ -588,6 +599,7 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
     int par = nth > 1;
     if (par) {
         par_prepare(t, nth);
+        t->fstats = k->env->stats;
         if (tune.adaptive)
             tune_start(&tune, 0, TUNE_PROBE);
         set_sinks(t, !tune.adaptive);
@@ -687,12 +699,16 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
         }
         if (t->progress && t->cycles >= next_report) {
             next_report = t->cycles + TIMING_PROGRESS_EVERY;
+            flush_sinks(t, k->env->stats);
             t->progress(t->progress_ctx, t->cycles, k->env->stats->gpu_sim_insn);
         }
     }
 out:
-    if (par)
+    if (par) {
         set_sinks(t, 0);
+        flush_sinks(t, k->env->stats);
+    }
+    t->fstats = NULL;
     if (rc != WS_OK)
         t->broken = 1;
     else

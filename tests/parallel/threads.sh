@@ -2,8 +2,8 @@
 # threads.sh: the parallel engine is deterministic: every built-in workload
 # (size small) under one configuration and scheduler writes the same JSON
 # statistics with 1, 2 and 3 host threads (threads forced, so the parallel
-# cycle runs every cycle; docs/parallel.md).  Only the echo of the threads key
-# may differ.
+# cycle runs every cycle; docs/parallel.md), and the same timeline CSV and
+# printed results.  Only the echo of the threads key may differ.
 # Usage: tests/parallel/threads.sh <path to warpsim> <config preset> <scheduler>
 set -u
 ws=$1
@@ -16,7 +16,8 @@ runs=0
 for w in $("$ws" list | awk '{print $1}'); do
   for n in 1 2 3; do
     if ! "$ws" run "$w" --size small --config "$config" --sched "$sched" --threads "$n" \
-         --quiet --stats-json "$tmp/$w-$n.json" > "$tmp/$w-$n.txt" 2>&1; then
+         --quiet --stats-json "$tmp/$w-$n.json" --timeline "$tmp/$w-$n.csv" \
+         > "$tmp/$w-$n.txt" 2>&1; then
       echo "FAIL $w --threads $n: exit status $?"
       sed 's/^/    /' "$tmp/$w-$n.txt"
       fail=$((fail + 1))
@@ -30,6 +31,10 @@ for w in $("$ws" list | awk '{print $1}'); do
     if ! cmp -s "$tmp/$w-1.cmp" "$tmp/$w-$n.cmp"; then
       echo "FAIL $w: statistics at --threads $n differ from --threads 1:"
       diff "$tmp/$w-1.cmp" "$tmp/$w-$n.cmp" | head -20 | sed 's/^/    /'
+      fail=$((fail + 1))
+    fi
+    if ! cmp -s "$tmp/$w-1.csv" "$tmp/$w-$n.csv"; then
+      echo "FAIL $w: timeline at --threads $n differs from --threads 1"
       fail=$((fail + 1))
     fi
     if ! cmp -s "$tmp/$w-1.txt" "$tmp/$w-$n.txt"; then
