@@ -46,6 +46,7 @@ void func_sink_flush(struct func_sink *s, struct func_stats *st)
     st->gpu_sim_insn += s->st.gpu_sim_insn;
     st->simt_active_lanes += s->st.simt_active_lanes;
     st->warp_insn += s->st.warp_insn;
+    st->racecheck_hazards += s->st.racecheck_hazards;
     for (unsigned c = 0; c < ICLASS_COUNT; c++)
         st->class_insn[c] += s->st.class_insn[c];
     memset(&s->st, 0, sizeof s->st);

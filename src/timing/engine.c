@@ -436,13 +436,14 @@ const struct timing_window *timing_window(const struct timing *t)
 
 /* Host threads for a launch of k: the configured count (0 = the machine's
  * cores), at most one per SM; 1 when the kernel must not defer its
- * device-memory effects (func_module_sinkable). */
+ * device-memory effects (func_module_sinkable) or racecheck is on (its shadow
+ * counts the launch's instructions and logs hazards launch-wide). */
 static uint32_t launch_threads(const struct timing *t, const struct func_kernel *k)
 {
     uint32_t n = t->cfg->threads ? t->cfg->threads : par_cores();
     if (n > t->nsms)
         n = t->nsms;
-    if (n > 1 && !func_module_sinkable(k->m))
+    if (n > 1 && (k->env->cfg.racecheck || !func_module_sinkable(k->m)))
         n = 1;
     return n;
 }
@@ -501,6 +502,15 @@ static void tune_next(struct timing *t, struct par_tune *u)
             u->backoff *= 2;
     }
     set_sinks(t, u->on);
+}
+
+/* gpu_sim_insn so far: `flushed` (the launch's counter) and what the sinks hold. */
+static uint64_t sim_insn(const struct timing *t, uint64_t flushed)
+{
+    if (t->sinks)
+        for (uint32_t i = 0; i < t->nsms; i++)
+            flushed += t->sinks[i].st.gpu_sim_insn;
+    return flushed;
 }
 
 /* The parallel phase: one SM's cycle. */
@@ -625,8 +635,8 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
                 no_room = 1;
             }
         }
-        note_dispatch(t, (struct timing_point){now - start, *insn - insn0, next_cta}, no_room,
-                      nctas);
+        note_dispatch(t, (struct timing_point){now - start, sim_insn(t, *insn) - insn0, next_cta},
+                      no_room, nctas);
         int busy = 0;
         int par_cycle = par && (!tune.adaptive || tune.on);
         if (par_cycle) {
