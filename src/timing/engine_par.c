@@ -16,6 +16,7 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <sys/syscall.h>
 #include <stdlib.h>
@@ -163,6 +164,9 @@ uint32_t par_threads(const struct par_pool *p)
 
 uint32_t par_cores(void)
 {
+    cpu_set_t set; /* the cores this process may run on (a container's share) */
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return (uint32_t)CPU_COUNT(&set);
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (uint32_t)n : 1;
 }

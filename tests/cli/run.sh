@@ -135,6 +135,11 @@ reject run-functional-no-timing '^statistics:|gpu_sim_cycle' -- "$ws" run vecadd
 expect run-stats-all 0 'l1d_mpki' -- "$ws" run vecadd --stats
 expect run-config-preset 0 'verification  PASSED' -- "$ws" run vecadd --config daws --quiet
 expect run-bad-config 2 "--config nosuch: .*neither a preset" -- "$ws" run vecadd --config nosuch
+# --threads N: the same as --set threads=N, checked before anything runs
+expect run-threads 0 '^threads = 3$' -- "$ws" run vecadd --threads 3 --show-config
+expect run-bad-threads 2 "warpsim run: --threads: configuration key 'threads': invalid value 'x'" -- "$ws" run vecadd --threads x
+expect compare-bad-threads 2 "warpsim compare: --threads: .*invalid value '2000'" -- "$ws" compare vecadd --sched gto --threads 2000
+expect exec-bad-threads 2 "threads=2000: configuration key 'threads': invalid value '2000'" -- "$ws" exec --threads 2000 -- /bin/true
 expect run-bad-sched 2 "unknown warp scheduler 'nosuch' \\(known: .*gto.*lrr" -- "$ws" run vecadd --sched nosuch
 expect run-bad-set-value 2 "sm.count" -- "$ws" run vecadd --set sm.count=0
 tmp=$(mktemp -d)
