@@ -24,7 +24,7 @@
 
 #include "base/alloc.h"
 
-#define PAR_SPIN 4000
+#define PAR_SPIN 1500
 
 struct par_pool {
     uint32_t n;
