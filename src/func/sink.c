@@ -47,6 +47,7 @@ void func_sink_flush(struct func_sink *s, struct func_stats *st)
     st->simt_active_lanes += s->st.simt_active_lanes;
     st->warp_insn += s->st.warp_insn;
     st->racecheck_hazards += s->st.racecheck_hazards;
+    st->oob_reads_zeroed += s->st.oob_reads_zeroed;
     for (unsigned c = 0; c < ICLASS_COUNT; c++)
         st->class_insn[c] += s->st.class_insn[c];
     memset(&s->st, 0, sizeof s->st);
