@@ -124,8 +124,9 @@ static const struct cfg_key cfg_keys[] = {
     {"skip_idle_cycles", CFG_BOOL, F(skip_idle_cycles), 0, "1", 0, 1, NULL, 1,
      "1: jump over cycles in which nothing can happen (results are identical either way)", 0, 0},
     {"threads", CFG_U32, F(threads), 0, "0", 0, 1024, NULL, 1,
-     "host threads that simulate the SMs of the timing model (0 = the machine's cores); "
-     "statistics are identical for any count (docs/parallel.md)", 0, 0},
+     "host threads that simulate the SMs of the timing model (0 = the process's cores, "
+     "switched off for stretches where one thread measures faster); statistics are identical "
+     "for any count (docs/parallel.md)", 0, 0},
 
     /* ---- clocks ---- */
     K_DBL("clock.core", core_mhz, "700", 1, 100000, "SM core clock in MHz"),
