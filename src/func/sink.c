@@ -64,6 +64,10 @@ int func_module_sinkable(const struct ptx_module *m)
 {
     for (uint32_t pc = 0; pc < m->ninsts; pc++) {
         const struct ptx_inst *in = &m->insts[pc];
+        if (in->op == PTX_OP_TEX || in->op == PTX_OP_TLD4 || in->op == PTX_OP_TXQ ||
+            in->op == PTX_OP_SULD || in->op == PTX_OP_SUST)
+            return 0; /* texture and surface access reads (and sust writes) device memory
+                         in place (exec_tex.c) */
         if (in->op == PTX_OP_CALL) {
             const struct ptx_operand *fo = ptx_src(m, in, 0);
             if (fo->kind != PTX_OPND_FUNC || m->funcs[fo->sym].is_extern ||

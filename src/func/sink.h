@@ -17,7 +17,8 @@
  *
  * Kernels whose results depend on the order of steps across SMs in other
  * ways (a %globaltimer read, which counts the launch's warp instructions; an
- * external call such as vprintf, which writes the program's output) must not
+ * external call such as vprintf, which writes the program's output; texture
+ * and surface instructions, which access device memory in place) must not
  * use a sink: func_module_sinkable() says so; nor may a launch under racecheck
  * (func/racecheck.h: it stamps accesses with the launch's instruction count). */
 #ifndef WS_FUNC_SINK_H
