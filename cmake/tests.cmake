@@ -67,14 +67,17 @@ add_test(NAME cli/commands COMMAND ${PROJECT_SOURCE_DIR}/tests/cli/run.sh $<TARG
 add_test(NAME cli/hostile COMMAND ${PROJECT_SOURCE_DIR}/tests/cli/hostile.sh $<TARGET_FILE:warpsim>
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 
-# the parallel engine: identical statistics at 1, 2 and 3 host threads (docs/parallel.md)
+# the parallel engine: identical statistics at 1, 2 and 3 host threads (docs/parallel.md),
+# one test per workload and configuration
 foreach(point "gtx480 gto" "daws ccws" "medic gto")
   string(REPLACE " " ";" args "${point}")
-  string(REPLACE " " "-" name "${point}")
-  add_test(NAME parallel/threads-${name}
-           COMMAND ${PROJECT_SOURCE_DIR}/tests/parallel/threads.sh $<TARGET_FILE:warpsim> ${args}
-           WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
-  set_tests_properties(parallel/threads-${name} PROPERTIES TIMEOUT 300)
+  string(REPLACE " " "-" pname "${point}")
+  foreach(name ${WS_WORKLOAD_NAMES})
+    add_test(NAME parallel/threads/${pname}/${name}
+             COMMAND ${PROJECT_SOURCE_DIR}/tests/parallel/threads.sh $<TARGET_FILE:warpsim>
+                     ${args} ${name}
+             WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  endforeach()
 endforeach()
 
 # sweeps (tools/sweep, run through the warpsim command): local pool and index

@@ -1,24 +1,28 @@
 #!/usr/bin/env bash
-# threads.sh: the parallel engine is deterministic: every built-in workload
-# (size small) under one configuration and scheduler writes the same JSON
+# threads.sh: the parallel engine is deterministic: a built-in workload (size
+# small; every one when none is named) under one configuration and scheduler
+# writes the same JSON
 # statistics with 1, 2 and 3 host threads (threads forced, so the parallel
 # cycle runs every cycle; docs/parallel.md), and the same timeline CSV and
 # printed results.  Only the echo of the threads key may differ.
-# Usage: tests/parallel/threads.sh <path to warpsim> <config preset> <scheduler>
+# Usage: tests/parallel/threads.sh <path to warpsim> <config preset> <scheduler> [workload]
 set -u
 ws=$1
 config=$2
 sched=$3
+workloads=${4:-$("$ws" list | awk '{print $1}')}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 runs=0
-for w in $("$ws" list | awk '{print $1}'); do
+for w in $workloads; do
   for n in 1 2 3; do
-    if ! "$ws" run "$w" --size small --config "$config" --sched "$sched" --threads "$n" \
-         --quiet --stats-json "$tmp/$w-$n.json" --timeline "$tmp/$w-$n.csv" \
-         > "$tmp/$w-$n.txt" 2>&1; then
-      echo "FAIL $w --threads $n: exit status $?"
+    "$ws" run "$w" --size small --config "$config" --sched "$sched" --threads "$n" \
+      --quiet --stats-json "$tmp/$w-$n.json" --timeline "$tmp/$w-$n.csv" \
+      > "$tmp/$w-$n.txt" 2>&1
+    rc=$?
+    if [ "$rc" != 0 ]; then
+      echo "FAIL $w --threads $n: exit status $rc"
       sed 's/^/    /' "$tmp/$w-$n.txt"
       fail=$((fail + 1))
       continue
@@ -43,6 +47,6 @@ for w in $("$ws" list | awk '{print $1}'); do
     fi
   done
 done
-[ "$runs" -ge 3 ] || { echo "FAIL: no workload ran"; exit 1; }
-echo "threads.sh $config $sched: $runs runs, $fail failures"
+[ "$runs" -ge 3 ] || { echo "FAIL: no run of $workloads finished"; exit 1; }
+echo "threads.sh $config $sched $workloads: $runs runs, $fail failures"
 [ "$fail" = 0 ]
