@@ -60,7 +60,8 @@ def main():
     print("Rodinia: github.com/yuhc/gpu-rodinia at %s; inputs and command lines in "
           "README.md. Default configuration (`warpsim exec` with no --config).\n" % commit)
     print("Exit: functional / racecheck / timing. Same output: stdout and output file "
-          "of the functional and timing runs equal, host-timer lines ignored. "
+          "of the functional and timing runs equal, host-timer lines ignored (- when "
+          "either failed). IPC is thread instructions per cycle (gpu_ipc). "
           "Instructions, cycles and IPC from the timing run; hazards from the "
           "racecheck run; wall seconds of the functional / racecheck / timing runs.\n")
     print("| program | exit F/R/T | same output | launches | warp insn | thread insn "
@@ -72,10 +73,13 @@ def main():
             print("| %s | build failed | | | | | | | | |" % p)
             continue
         g = lambda m, k: r.get(m, {}).get(k, "-")
-        same = output(logdir, p, "functional") == output(logdir, p, "timing")
+        same = "-"
+        if g("functional", "rc") == "0" and g("timing", "rc") == "0":
+            same = "yes" if output(logdir, p, "functional") == output(
+                logdir, p, "timing") else "no"
         ipc = num(g("timing", "ipc"))
         print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            p, "/".join(g(m, "rc") for m in MODES[:3]), "yes" if same else "no",
+            p, "/".join(g(m, "rc") for m in MODES[:3]), same,
             g("timing", "launches"), g("timing", "warp"), g("timing", "thread"),
             g("timing", "cycles"), "%.1f" % ipc if ipc is not None else "-",
             g("racecheck", "hazards"), "/".join(g(m, "wall") for m in MODES[:3])))
