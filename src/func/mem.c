@@ -114,11 +114,31 @@ uint8_t *mem_lookup_slow(struct dev_mem *m, uint64_t addr, uint64_t n)
     return m->regions[i].data + (addr - m->regions[i].base);
 }
 
+#define MEM_NEAR (1u << 20) /* mem_describe names allocations this close */
+
 void mem_describe(const struct dev_mem *m, uint64_t addr, uint64_t n, char *buf, size_t len)
 {
     size_t i = mem_find(m, addr);
     if (i == m->nregions || addr - m->regions[i].base >= m->regions[i].span) {
-        snprintf(buf, len, "outside any allocation");
+        /* name the allocation it is closest to within MEM_NEAR: a negative
+         * index or a stride past the end shows as such */
+        const struct mem_region *below = i == m->nregions ? NULL : &m->regions[i];
+        size_t j = i == m->nregions ? 0 : i + 1;
+        const struct mem_region *above = j < m->nregions ? &m->regions[j] : NULL;
+        uint64_t db = below ? addr - (below->base + below->size) : UINT64_MAX;
+        uint64_t da = above && above->base > addr ? above->base - addr : UINT64_MAX;
+        if (da <= db && da <= MEM_NEAR)
+            snprintf(buf, len,
+                     "outside any allocation, %" PRIu64 " bytes before the %" PRIu64
+                     "-byte allocation at 0x%" PRIx64 " (a negative index?)",
+                     da, above->size, above->base);
+        else if (db <= MEM_NEAR)
+            snprintf(buf, len,
+                     "outside any allocation, %" PRIu64 " bytes past the end of the %" PRIu64
+                     "-byte allocation at 0x%" PRIx64,
+                     db, below->size, below->base);
+        else
+            snprintf(buf, len, "outside any allocation");
         return;
     }
     const struct mem_region *r = &m->regions[i];

@@ -12,6 +12,7 @@
 
 #include <string.h>
 
+#include "func/mem.h"
 #include "ptx/parser.h"
 #include "warpsim.h"
 
@@ -221,6 +222,29 @@ static void test_oob_default(void **state)
     ws_gpu_free(f.gpu);
 }
 
+/* An address outside every allocation names the one it is near: before it
+ * (a negative index), past its end, or none when far from all. */
+static void test_describe_near(void **state)
+{
+    (void)state;
+    struct dev_mem m;
+    struct err e;
+    uint64_t a, b;
+    char why[256];
+    mem_init(&m, 1u << 30);
+    assert_int_equal(mem_alloc(&m, 1000, &a, &e), WS_OK);
+    assert_int_equal(mem_alloc(&m, 4096, &b, &e), WS_OK);
+    mem_describe(&m, a - 512, 4, why, sizeof why);
+    assert_non_null(strstr(why, "outside any allocation, 512 bytes before the 1000-byte"));
+    mem_describe(&m, b + 4096 + 40, 4, why, sizeof why);
+    assert_non_null(strstr(why, "outside any allocation, 40 bytes past the end of the 4096-byte"));
+    mem_describe(&m, a + 1004, 4, why, sizeof why); /* inside the rounded span */
+    assert_non_null(strstr(why, "past the end of the 1000-byte allocation"));
+    mem_describe(&m, b + (64u << 20), 4, why, sizeof why);
+    assert_string_equal(why, "outside any allocation");
+    mem_fini(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -232,6 +256,7 @@ int main(void)
         cmocka_unit_test(test_oob_zero_functional),
         cmocka_unit_test(test_oob_zero_timing),
         cmocka_unit_test(test_oob_default),
+        cmocka_unit_test(test_describe_near),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
