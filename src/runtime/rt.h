@@ -23,7 +23,7 @@
  * tests/cuda/locks.sh checks that no entry point lacks it. */
 void rt_lock(void);
 void rt_unlock(int *guard);
-#define RT_LOCK() __attribute__((cleanup(rt_unlock))) int rt_guard_ = (rt_lock(), 0)
+#define RT_LOCK() __attribute__((cleanup(rt_unlock), unused)) int rt_guard_ = (rt_lock(), 0)
 
 /* Record `code` as the last error; print "warpsim: fn: message" on stderr
  * when fmt is non-NULL.  Returns code. */
