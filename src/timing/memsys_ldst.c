@@ -41,6 +41,8 @@
  *   L1I hit latency; instruction traffic does not enter the crossbar. */
 #include "timing/memsys_ldst.h"
 
+#include <string.h>
+
 #include "base/log.h"
 #include "func/mem.h"
 #include "ptx/ir.h"
@@ -96,10 +98,33 @@ int memsys_can_issue(const struct mem_system *ms, uint32_t sm)
     return m->cur_idx == MEM_REQ_NONE && m->inst_free != MEM_REQ_NONE;
 }
 
+/* The distinct 4-byte words of an access, deduplicated through a small
+ * open-addressing hash set (256 slots for at most 128 words). */
+struct word_set {
+    uint64_t used[4];
+    uint64_t key[256];
+};
+
+/* Add w; 1 if it was new. */
+static int word_set_add(struct word_set *ws, uint64_t w)
+{
+    uint32_t h = (uint32_t)((w * 0x9e3779b97f4a7c15ull) >> 56);
+    for (;; h = (h + 1) & 255) {
+        if (!(ws->used[h / 64] >> (h % 64) & 1)) {
+            ws->used[h / 64] |= 1ull << (h % 64);
+            ws->key[h] = w;
+            return 1;
+        }
+        if (ws->key[h] == w)
+            return 0;
+    }
+}
+
 static uint32_t smem_degree(const struct mem_system *ms, const struct mem_inst *mi,
                             const uint64_t *off, uint32_t mask)
 {
-    uint64_t words[32 * 4];
+    struct word_set ws;
+    memset(ws.used, 0, sizeof ws.used);
     uint32_t nw = 0, nb = ms->cfg.smem_banks, size = mi->size ? mi->size : 1;
     uint32_t count[64] = {0};
     uint32_t degree = 0;
@@ -107,12 +132,9 @@ static uint32_t smem_degree(const struct mem_system *ms, const struct mem_inst *
         if (!(mask >> l & 1))
             continue;
         for (uint64_t w = off[l] / 4; w <= (off[l] + size - 1) / 4 && nw < 128; w++) {
-            uint32_t k = 0;
-            while (k < nw && words[k] != w)
-                k++;
-            if (k < nw)
+            if (!word_set_add(&ws, w))
                 continue; /* same word: broadcast */
-            words[nw++] = w;
+            nw++;
             uint32_t b = (uint32_t)(w % nb) % 64;
             if (++count[b] > degree)
                 degree = count[b];
