@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/bits.h"
 #include "base/demangle.h"
 #include "base/log.h"
 #include "timing/engine.h"
@@ -76,7 +77,7 @@ void issue_dispatch(struct sm *sm, uint32_t slot, const struct func_trace *tr, u
     uint32_t pc = tr->pc;
     unsigned ic = tr->iclass;
     unsigned unit = sm->unit_map[ic];
-    unsigned act = (unsigned)__builtin_popcount(tr->active);
+    unsigned act = ws_popc32(tr->active);
     sm->c.lanes[act <= 4 ? 0 : (act - 1) / 4]++;
     sm->c.warp_insn++;
     sm->c.lanes_issued += act;
@@ -114,7 +115,7 @@ void issue_dispatch(struct sm *sm, uint32_t slot, const struct func_trace *tr, u
             struct classify_req cr = {.slot = slot, .pc = pc, .cta = w->cta_slot, .age = w->age,
                                       .space = tr->space, .is_store = tr->is_store,
                                       .is_atomic = tr->is_atomic,
-                                      .lanes = (uint32_t)__builtin_popcount(tr->mask),
+                                      .lanes = ws_popc32(tr->mask),
                                       .now = now};
             mi->policy_tag = sm->cls_ops->tag(sm->cls_priv, &cr);
             if (!store && lwm)

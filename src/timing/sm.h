@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "analysis/analysis.h"
+#include "base/bits.h"
 #include "base/err.h"
 #include "config/config.h"
 #include "func/func.h"
@@ -260,7 +261,7 @@ static inline uint32_t sm_lwm_next_pc(const struct sm_warp *w, uint32_t *active)
         return PC_EXIT;
     const uint32_t *m = ww->in_flight ? ww->pending : ww->stack[ww->depth - 1].mask;
     for (uint32_t r = 0; r < ww->rows; r++)
-        *active += (uint32_t)__builtin_popcount(m[r]);
+        *active += ws_popc32(m[r]);
     return ww->in_flight ? ww->pc : ww->stack[ww->depth - 1].pc;
 }
 static inline uint32_t sm_warp_next_pc(const struct sm_warp *w, uint32_t *active)
@@ -277,7 +278,7 @@ static inline uint32_t sm_warp_next_pc(const struct sm_warp *w, uint32_t *active
         return PC_EXIT;
     }
     const struct simt_entry *top = &fw->stack[fw->depth - 1];
-    *active = (uint32_t)__builtin_popcount(top->mask);
+    *active = ws_popc32(top->mask);
     return top->pc;
 }
 /* Recompute the ready bits of one slot from its state. */
