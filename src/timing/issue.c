@@ -184,7 +184,7 @@ void issue_retire(struct sm *sm, uint32_t slot, const struct func_trace *tr, uin
     if (npc != w->ib_pc) {
         w->ib_pc = npc;
         w->ib_n = 0;
-        w->fetch_wait = 0;
+        sm_set_fetch_wait(sm, slot, 0);
     }
     if (tr->barrier) {
         w->at_bar = 1;
@@ -207,6 +207,7 @@ static int issue_warp(struct sm *sm, uint32_t slot, uint64_t now, struct err *e)
     int rc = func_warp_step(w->cta, w->fw, &tr, e);
     if (rc != WS_OK)
         return rc;
+    sm_warp_sync(w);
     ws_assert(tr.pc == sm->units[slot % sm->nunits].pc[slot / sm->nunits]);
     rc = issue_check_limit(sm, slot, tr.pc, e);
     if (rc != WS_OK)
