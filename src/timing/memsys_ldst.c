@@ -170,6 +170,7 @@ void memsys_issue(struct mem_system *ms, const struct mem_inst *mi, uint64_t now
     sm->cur_idx = idx;
     sm->nacc = 0;
     sm->pos = 0;
+    sm->retry = RETRY_NONE;
 
     /* resolve every lane to a space and an in-space offset / physical address */
     uint64_t g[32], lo[32], sh[32], cn[32], tx[32];
@@ -367,8 +368,22 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
                        uint32_t shift, const struct ldst_acc *a, enum ro_kind kind,
                        uint64_t now)
 {
-    const struct mem_inst *mi = &sm->cur;
     int is_l1d = kind == RO_L1D;
+    /* A retry after a reservation failure: while no reply has reached the
+     * unit, the tags and MSHRs are as they were, so the probe would find the
+     * same line state and only the failed condition can have changed. */
+    if (sm->retry == RETRY_MISS && (mshr_full(mt) || missq_full(sm) || !pool_ok_sm(ms, 2))) {
+        if (is_l1d)
+            ms->st.l1d_reservation_fails++;
+        return 0;
+    }
+    if (sm->retry == RETRY_MERGE && !mshr_can_merge(mt, sm->retry_mshr)) {
+        if (is_l1d)
+            ms->st.l1d_reservation_fails++;
+        return 0;
+    }
+    sm->retry = RETRY_NONE;
+    const struct mem_inst *mi = &sm->cur;
     uint64_t line = a->addr >> shift;
     uint32_t set = cache_set_index(c, line), way;
     struct cache_access ca = {.line_addr = line, .pc = mi->pc, .sm = mi->sm,
@@ -403,6 +418,8 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
         if (!mshr_can_merge(mt, (uint32_t)m)) {
             if (is_l1d)
                 ms->st.l1d_reservation_fails++;
+            sm->retry = RETRY_MERGE;
+            sm->retry_mshr = (uint32_t)m;
             return 0;
         }
         mshr_add(mt, (uint32_t)m, sm->cur_idx);
@@ -431,6 +448,9 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
     if (mshr_full(mt) || missq_full(sm) || !pool_ok_sm(ms, 2)) {
         if (is_l1d)
             ms->st.l1d_reservation_fails++;
+        /* with a bypass hook the policy is asked again on every attempt */
+        if (!is_l1d || !c->ops->bypass)
+            sm->retry = RETRY_MISS;
         return 0;
     }
     struct cache_victim v;
@@ -587,6 +607,7 @@ static void ldst_step(struct mem_system *ms, struct sm_mem *sm, uint64_t now)
         if (now < sm->busy_until || !ldst_access(ms, sm, &sm->acc[sm->pos], now))
             return;
         sm->pos++;
+        sm->retry = RETRY_NONE;
     }
     /* free the unit once its last access is done and its busy time ends */
     if (sm->pos == sm->nacc && sm->busy_until <= now + 1) {
@@ -615,6 +636,7 @@ static void inst_l2_reply(struct sm_mem *sm, uint32_t idx, const struct mem_req 
 static int sm_reply(struct mem_system *ms, struct sm_mem *sm, uint32_t q, uint64_t now)
 {
     struct mem_req *r = &ms->pool.r[q];
+    sm->retry = RETRY_NONE; /* a fill or an MSHR release may change the access */
     if (r->dest == MEM_DEST_INST) {
         inst_l2_reply(sm, r->inst, r, now);
         inst_data(ms, sm, r->inst, now);
