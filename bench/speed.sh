@@ -1,14 +1,38 @@
 #!/usr/bin/env bash
-# speed.sh: simulation speed on a fixed set of (workload, size, config).
+# speed.sh: simulation speed and peak memory on a fixed set of (workload,
+# size, config).
 #
-#   bench/speed.sh [path/to/warpsim]
+#   bench/speed.sh [path/to/warpsim] [--threads-max N] [--markdown]
 #
-# For each case it runs the workload once in timing mode and once in
-# functional mode and prints simulated warp instructions, thread instructions
-# and cycles per wall-clock second.  The wall time includes input generation,
-# the CPU reference check and PTX loading, so the figures are conservative.
+# Each case runs once in functional mode and once in timing mode (and, when
+# the binary has a --threads option, once in timing mode for every thread
+# count 2..N, N = the machine's cores unless --threads-max says otherwise).
+# Rates are simulated instructions per CPU-second (user + system time of the
+# process, which a loaded machine disturbs far less than wall time); the CPU
+# time includes input generation, the CPU reference check and PTX loading, so
+# the figures are conservative.  Columns:
+#   warp_insn, thr_insn       simulated warp / thread instructions
+#   func Mthr/s               functional mode, M thread instructions per CPU-s
+#   tim Mwarp/s, tim Mthr/s   timing mode on 1 thread
+#   tN speed-up               timing mode on N threads: wall time on 1 thread /
+#                             wall time on N ("-": the binary has no --threads)
+#   tim/func                  timing CPU time / functional CPU time
+#   RSS func, RSS tim         peak resident set size in MB
+# --markdown prints the same table as Markdown (README's Speed table).
 set -euo pipefail
-ws=${1:-build/warpsim}
+ws=build/warpsim
+tmax=$(nproc 2>/dev/null || echo 1)
+md=0
+while [ $# -gt 0 ]; do
+    case $1 in
+    --threads-max) tmax=${2:?--threads-max needs a value}; shift 2 ;;
+    --markdown) md=1; shift ;;
+    -*) echo "speed.sh: unknown option '$1'" >&2; exit 2 ;;
+    *) ws=$1; shift ;;
+    esac
+done
+[ -x "$ws" ] || { echo "speed.sh: '$ws' is not an executable" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "speed.sh: needs /usr/bin/time (Debian: apt-get install time)" >&2; exit 2; }
 cases=(
   "vecadd medium gtx480"
   "spmv_scalar medium daws"
@@ -16,24 +40,62 @@ cases=(
   "kmeans medium daws"
   "memc medium daws"
   "hotsp medium gtx480"
+  "srad medium gtx480"
+  "backp medium gtx480"
 )
-now() { date +%s.%N; }
-printf '%-12s %-7s %-7s %-10s %12s %12s %12s %14s %14s\n' workload size config mode \
-  warp_insn cycles seconds warp_insn/s gpu_sim_insn/s
+has_threads=0
+"$ws" run --help 2>&1 | grep -q -- '--threads' && has_threads=1
+tlist=()
+for ((n = 2; n <= tmax; n++)); do tlist+=("$n"); done
+
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+# run ARGS...: sets out, cpu (user + system seconds), wall (seconds) and rss (MB)
+run() {
+    out=$(/usr/bin/time -f '%U %S %M %e' -o "$tmp" "$ws" run "$@" --stats)
+    read -r u s kb wall < "$tmp"
+    cpu=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.3f", u + s }')
+    rss=$(awk -v k="$kb" 'BEGIN { printf "%.0f", k / 1024 }')
+}
+stat() { awk -v k="$1" '$1 == k {print $2; exit}' <<<"$out"; }
+rate() { awk -v n="$1" -v t="$2" 'BEGIN { if (t > 0) printf "%.2f", n / t / 1e6; else print "-" }'; }
+
+head=(workload config warp_insn thr_insn "func Mthr/s" "tim Mwarp/s" "tim Mthr/s")
+for n in "${tlist[@]}"; do head+=("t$n speed-up"); done
+head+=("tim/func" "RSS func" "RSS tim")
+if [ "$md" = 1 ]; then
+    (IFS='|'; echo "|${head[*]}|")
+    sep="|"; for _ in "${head[@]}"; do sep+="---|"; done; echo "$sep"
+else
+    printf '%-12s %-7s %10s %11s %11s %11s %11s' "${head[@]:0:7}"
+    for n in "${tlist[@]}"; do printf ' %11s' "t$n speed-up"; done
+    printf ' %8s %8s %8s\n' "${head[@]: -3}"
+fi
 for c in "${cases[@]}"; do
-  read -r w size cfg <<<"$c"
-  for mode in timing functional; do
-    t0=$(now)
-    out=$("$ws" run "$w" --size "$size" --config "$cfg" --mode "$mode" --stats)
-    t1=$(now)
-    winsn=$(awk '$1 == "warp_insn" {print $2; exit}' <<<"$out")
-    tinsn=$(awk '$1 == "gpu_sim_insn" {print $2; exit}' <<<"$out")
-    cyc=$(awk '$1 == "gpu_sim_cycle" {print $NF; exit}' <<<"$out")
-    [ "$mode" = functional ] && cyc=-
-    awk -v w="$w" -v s="$size" -v c="$cfg" -v m="$mode" -v wi="$winsn" -v ti="$tinsn" \
-        -v cy="$cyc" -v t0="$t0" -v t1="$t1" 'BEGIN {
-      d = t1 - t0
-      printf "%-12s %-7s %-7s %-10s %12d %12s %12.2f %14.0f %14.0f\n", w, s, c, m, wi, cy, d, wi / d, ti / d
-    }'
-  done
+    read -r w size cfg <<<"$c"
+    run "$w" --size "$size" --config "$cfg" --mode functional
+    fcpu=$cpu frss=$rss
+    one=()
+    [ "$has_threads" = 1 ] && one=(--threads 1)
+    run "$w" --size "$size" --config "$cfg" --mode timing "${one[@]}"
+    winsn=$(stat warp_insn) tinsn=$(stat gpu_sim_insn)
+    row=("$w" "$cfg" "$winsn" "$tinsn" "$(rate "$tinsn" "$fcpu")" "$(rate "$winsn" "$cpu")"
+         "$(rate "$tinsn" "$cpu")")
+    tcpu=$cpu trss=$rss twall=$wall
+    for n in "${tlist[@]}"; do
+        if [ "$has_threads" = 1 ]; then
+            run "$w" --size "$size" --config "$cfg" --mode timing --threads "$n"
+            row+=("$(awk -v a="$twall" -v b="$wall" 'BEGIN { printf "%.2f", b > 0 ? a / b : 0 }')")
+        else
+            row+=("-")
+        fi
+    done
+    row+=("$(awk -v a="$tcpu" -v b="$fcpu" 'BEGIN { printf "%.1f", a / b }')" "$frss" "$trss")
+    if [ "$md" = 1 ]; then
+        (IFS='|'; echo "|${row[*]}|")
+    else
+        printf '%-12s %-7s %10s %11s %11s %11s %11s' "${row[@]:0:7}"
+        for ((i = 7; i < ${#row[@]} - 3; i++)); do printf ' %11s' "${row[$i]}"; done
+        printf ' %8s %8s %8s\n' "${row[@]: -3}"
+    fi
 done

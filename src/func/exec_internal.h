@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/bits.h"
 #include "base/err.h"
 #include "func/func.h"
 #include "ptx/ir.h"
@@ -39,7 +40,7 @@ struct exec_out {
 
 static inline unsigned popc(uint32_t x)
 {
-    return (unsigned)__builtin_popcount(x);
+    return ws_popc32(x);
 }
 
 static inline uint64_t width_mask(unsigned bytes)

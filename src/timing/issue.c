@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/bits.h"
 #include "base/demangle.h"
 #include "base/log.h"
 #include "timing/engine.h"
@@ -76,7 +77,7 @@ void issue_dispatch(struct sm *sm, uint32_t slot, const struct func_trace *tr, u
     uint32_t pc = tr->pc;
     unsigned ic = tr->iclass;
     unsigned unit = sm->unit_map[ic];
-    unsigned act = (unsigned)__builtin_popcount(tr->active);
+    unsigned act = ws_popc32(tr->active);
     sm->c.lanes[act <= 4 ? 0 : (act - 1) / 4]++;
     sm->c.warp_insn++;
     sm->c.lanes_issued += act;
@@ -114,7 +115,7 @@ void issue_dispatch(struct sm *sm, uint32_t slot, const struct func_trace *tr, u
             struct classify_req cr = {.slot = slot, .pc = pc, .cta = w->cta_slot, .age = w->age,
                                       .space = tr->space, .is_store = tr->is_store,
                                       .is_atomic = tr->is_atomic,
-                                      .lanes = (uint32_t)__builtin_popcount(tr->mask),
+                                      .lanes = ws_popc32(tr->mask),
                                       .now = now};
             mi->policy_tag = sm->cls_ops->tag(sm->cls_priv, &cr);
             if (!store && lwm)
@@ -183,7 +184,7 @@ void issue_retire(struct sm *sm, uint32_t slot, const struct func_trace *tr, uin
     if (npc != w->ib_pc) {
         w->ib_pc = npc;
         w->ib_n = 0;
-        w->fetch_wait = 0;
+        sm_set_fetch_wait(sm, slot, 0);
     }
     if (tr->barrier) {
         w->at_bar = 1;
@@ -206,6 +207,7 @@ static int issue_warp(struct sm *sm, uint32_t slot, uint64_t now, struct err *e)
     int rc = func_warp_step(w->cta, w->fw, &tr, e);
     if (rc != WS_OK)
         return rc;
+    sm_warp_sync(w);
     ws_assert(tr.pc == sm->units[slot % sm->nunits].pc[slot / sm->nunits]);
     rc = issue_check_limit(sm, slot, tr.pc, e);
     if (rc != WS_OK)

@@ -37,11 +37,21 @@ struct ldst_inst {
     uint8_t l2_missed; /* some of its data came from DRAM (L2 miss or bypass) */
 };
 
+/* Why the current access of an LD/ST unit failed its last attempt, when a
+ * retry can only succeed once that condition clears (memsys_ldst.c). */
+enum ldst_retry {
+    RETRY_NONE,  /* unknown: run the whole access */
+    RETRY_MISS,  /* a read miss found no MSHR, miss-queue slot or request */
+    RETRY_MERGE, /* a read hit a reserved line whose MSHR (retry_mshr) is full */
+};
+
 struct sm_mem {
     struct mem_inst cur;
     uint32_t cur_idx;           /* inst-table index in the unit, MEM_REQ_NONE if free */
     struct ldst_acc acc[MAX_ACCS];
     uint32_t nacc, pos;
+    uint8_t retry;              /* enum ldst_retry of acc[pos] */
+    uint32_t retry_mshr;
     uint64_t busy_until;
     struct ldst_inst *inst;
     uint32_t inst_cap, inst_free, inst_used;

@@ -41,6 +41,8 @@
  *   L1I hit latency; instruction traffic does not enter the crossbar. */
 #include "timing/memsys_ldst.h"
 
+#include <string.h>
+
 #include "base/log.h"
 #include "func/mem.h"
 #include "ptx/ir.h"
@@ -96,10 +98,33 @@ int memsys_can_issue(const struct mem_system *ms, uint32_t sm)
     return m->cur_idx == MEM_REQ_NONE && m->inst_free != MEM_REQ_NONE;
 }
 
+/* The distinct 4-byte words of an access, deduplicated through a small
+ * open-addressing hash set (256 slots for at most 128 words). */
+struct word_set {
+    uint64_t used[4];
+    uint64_t key[256];
+};
+
+/* Add w; 1 if it was new. */
+static int word_set_add(struct word_set *ws, uint64_t w)
+{
+    uint32_t h = (uint32_t)((w * 0x9e3779b97f4a7c15ull) >> 56);
+    for (;; h = (h + 1) & 255) {
+        if (!(ws->used[h / 64] >> (h % 64) & 1)) {
+            ws->used[h / 64] |= 1ull << (h % 64);
+            ws->key[h] = w;
+            return 1;
+        }
+        if (ws->key[h] == w)
+            return 0;
+    }
+}
+
 static uint32_t smem_degree(const struct mem_system *ms, const struct mem_inst *mi,
                             const uint64_t *off, uint32_t mask)
 {
-    uint64_t words[32 * 4];
+    struct word_set ws;
+    memset(ws.used, 0, sizeof ws.used);
     uint32_t nw = 0, nb = ms->cfg.smem_banks, size = mi->size ? mi->size : 1;
     uint32_t count[64] = {0};
     uint32_t degree = 0;
@@ -107,12 +132,9 @@ static uint32_t smem_degree(const struct mem_system *ms, const struct mem_inst *
         if (!(mask >> l & 1))
             continue;
         for (uint64_t w = off[l] / 4; w <= (off[l] + size - 1) / 4 && nw < 128; w++) {
-            uint32_t k = 0;
-            while (k < nw && words[k] != w)
-                k++;
-            if (k < nw)
+            if (!word_set_add(&ws, w))
                 continue; /* same word: broadcast */
-            words[nw++] = w;
+            nw++;
             uint32_t b = (uint32_t)(w % nb) % 64;
             if (++count[b] > degree)
                 degree = count[b];
@@ -148,6 +170,7 @@ void memsys_issue(struct mem_system *ms, const struct mem_inst *mi, uint64_t now
     sm->cur_idx = idx;
     sm->nacc = 0;
     sm->pos = 0;
+    sm->retry = RETRY_NONE;
 
     /* resolve every lane to a space and an in-space offset / physical address */
     uint64_t g[32], lo[32], sh[32], cn[32], tx[32];
@@ -345,8 +368,22 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
                        uint32_t shift, const struct ldst_acc *a, enum ro_kind kind,
                        uint64_t now)
 {
-    const struct mem_inst *mi = &sm->cur;
     int is_l1d = kind == RO_L1D;
+    /* A retry after a reservation failure: while no reply has reached the
+     * unit, the tags and MSHRs are as they were, so the probe would find the
+     * same line state and only the failed condition can have changed. */
+    if (sm->retry == RETRY_MISS && (mshr_full(mt) || missq_full(sm) || !pool_ok_sm(ms, 2))) {
+        if (is_l1d)
+            ms->st.l1d_reservation_fails++;
+        return 0;
+    }
+    if (sm->retry == RETRY_MERGE && !mshr_can_merge(mt, sm->retry_mshr)) {
+        if (is_l1d)
+            ms->st.l1d_reservation_fails++;
+        return 0;
+    }
+    sm->retry = RETRY_NONE;
+    const struct mem_inst *mi = &sm->cur;
     uint64_t line = a->addr >> shift;
     uint32_t set = cache_set_index(c, line), way;
     struct cache_access ca = {.line_addr = line, .pc = mi->pc, .sm = mi->sm,
@@ -381,6 +418,8 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
         if (!mshr_can_merge(mt, (uint32_t)m)) {
             if (is_l1d)
                 ms->st.l1d_reservation_fails++;
+            sm->retry = RETRY_MERGE;
+            sm->retry_mshr = (uint32_t)m;
             return 0;
         }
         mshr_add(mt, (uint32_t)m, sm->cur_idx);
@@ -409,6 +448,9 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
     if (mshr_full(mt) || missq_full(sm) || !pool_ok_sm(ms, 2)) {
         if (is_l1d)
             ms->st.l1d_reservation_fails++;
+        /* with a bypass hook the policy is asked again on every attempt */
+        if (!is_l1d || !c->ops->bypass)
+            sm->retry = RETRY_MISS;
         return 0;
     }
     struct cache_victim v;
@@ -565,6 +607,7 @@ static void ldst_step(struct mem_system *ms, struct sm_mem *sm, uint64_t now)
         if (now < sm->busy_until || !ldst_access(ms, sm, &sm->acc[sm->pos], now))
             return;
         sm->pos++;
+        sm->retry = RETRY_NONE;
     }
     /* free the unit once its last access is done and its busy time ends */
     if (sm->pos == sm->nacc && sm->busy_until <= now + 1) {
@@ -593,6 +636,7 @@ static void inst_l2_reply(struct sm_mem *sm, uint32_t idx, const struct mem_req 
 static int sm_reply(struct mem_system *ms, struct sm_mem *sm, uint32_t q, uint64_t now)
 {
     struct mem_req *r = &ms->pool.r[q];
+    sm->retry = RETRY_NONE; /* a fill or an MSHR release may change the access */
     if (r->dest == MEM_DEST_INST) {
         inst_l2_reply(sm, r->inst, r, now);
         inst_data(ms, sm, r->inst, now);

@@ -150,6 +150,7 @@ int sm_init(struct sm *sm, uint32_t id, const struct gpu_config *cfg, struct mem
     sm->dirty_words = (sm->nslots + 63) / 64;
     sm->dirty = xcalloc(sm->dirty_words, sizeof *sm->dirty);
     sm->want_fetch = xcalloc(sm->dirty_words, sizeof *sm->want_fetch);
+    sm->fetch_waiting = xcalloc(sm->dirty_words, sizeof *sm->fetch_waiting);
     sm->nctas = cfg->max_ctas_per_sm ? cfg->max_ctas_per_sm : 1;
     sm->ctas = xcalloc(sm->nctas, sizeof *sm->ctas);
     sm->fctas = xcalloc(sm->nctas, sizeof *sm->fctas);
@@ -268,6 +269,7 @@ void sm_fini(struct sm *sm)
     free(sm->warps);
     free(sm->dirty);
     free(sm->want_fetch);
+    free(sm->fetch_waiting);
     scoreboard_fini(&sm->sb);
     memset(sm, 0, sizeof *sm);
 }
@@ -511,6 +513,7 @@ void sm_cta_launch(struct sm *sm, uint32_t linear, uint32_t regs, uint32_t share
         ws_assert(slot < sm->nslots);
         struct sm_warp *w = &sm->warps[slot];
         memset(w, 0, sizeof *w);
+        sm_set_fetch_wait(sm, slot, 0);
         w->valid = 1;
         w->cta = fc;
         w->fw = &fc->warps[wi];
@@ -519,6 +522,7 @@ void sm_cta_launch(struct sm *sm, uint32_t linear, uint32_t regs, uint32_t share
         w->issued_cycle = UINT64_MAX;
         if (sm->lwm)
             issue_lwm_group(sm, slot, wi);
+        sm_warp_sync(w);
         uint32_t act;
         w->ib_pc = sm_warp_next_pc(w, &act);
         struct sm_sched_unit *U = &sm->units[slot % sm->nunits];
@@ -735,12 +739,12 @@ static void fetch(struct sm *sm, uint64_t now)
         sm->fetch_rr = from;
         sm->progressed = 1;
         if (w->fetch_wait || memsys_ifetch(sm->ms, sm->id, addr, now, &ready_at)) {
-            w->fetch_wait = 0;
+            sm_set_fetch_wait(sm, s, 0);
             w->ib_n = cap;
             mark_dirty(sm, s);
         } else {
             sm->c.ifetch_miss++;
-            w->fetch_wait = 1;
+            sm_set_fetch_wait(sm, s, 1);
             w->fetch_ready_at = ready_at > now ? ready_at : now + 1;
         }
         return;
@@ -816,11 +820,12 @@ uint64_t sm_next_event(const struct sm *sm, uint64_t now, int *idle)
     for (uint32_t wd = 0; wd < sm->dirty_words; wd++)
         if (sm->dirty[wd])
             return now + 1;
-    for (uint32_t s = 0; s < sm->nslots; s++) {
-        const struct sm_warp *w = &sm->warps[s];
-        if (w->fetch_wait && w->fetch_ready_at < next)
-            next = w->fetch_ready_at > now ? w->fetch_ready_at : now + 1;
-    }
+    for (uint32_t wd = 0; wd < sm->dirty_words; wd++)
+        for (uint64_t m = sm->fetch_waiting[wd]; m; m &= m - 1) {
+            const struct sm_warp *w = &sm->warps[wd * 64 + (uint32_t)__builtin_ctzll(m)];
+            if (w->fetch_ready_at < next)
+                next = w->fetch_ready_at > now ? w->fetch_ready_at : now + 1;
+        }
     if (sm->wheel_pending)
         for (uint64_t t = now + 1; t < now + 1 + sm->wheel_size && t < next; t++)
             if (sm->wheel[t & (sm->wheel_size - 1)].n) {

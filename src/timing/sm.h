@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "analysis/analysis.h"
+#include "base/bits.h"
 #include "base/err.h"
 #include "config/config.h"
 #include "func/func.h"
@@ -98,6 +99,9 @@ struct sm_warp {
     uint64_t finish;       /* cycle its last lane finished */
     struct sm_lwm *lw;     /* issue model lwm: the large warp this slot leads, else NULL */
     uint8_t absorbed;      /* issue model lwm: a row of another slot's large warp */
+    uint32_t fpc, fact;    /* the functional warp's next PC (PC_EXIT when finished) and
+                              active lanes, copied by sm_warp_sync after every step so
+                              that the ready-bit refresh reads no functional state */
 };
 
 struct sm_cta {
@@ -193,6 +197,7 @@ struct sm {
     uint64_t *dirty;     /* bitset over slots: ready bits must be recomputed */
     uint32_t dirty_words;
     uint64_t *want_fetch; /* bitset over slots: instruction buffer has room */
+    uint64_t *fetch_waiting; /* bitset over slots: sm_warp.fetch_wait (next-event scan) */
     uint32_t fetch_rr;
     uint32_t used_threads, used_warps, used_regs, used_shared, used_ctas;
     uint64_t next_age;
@@ -260,25 +265,42 @@ static inline uint32_t sm_lwm_next_pc(const struct sm_warp *w, uint32_t *active)
         return PC_EXIT;
     const uint32_t *m = ww->in_flight ? ww->pending : ww->stack[ww->depth - 1].mask;
     for (uint32_t r = 0; r < ww->rows; r++)
-        *active += (uint32_t)__builtin_popcount(m[r]);
+        *active += ws_popc32(m[r]);
     return ww->in_flight ? ww->pc : ww->stack[ww->depth - 1].pc;
+}
+/* Copy the functional warp's next PC and active lanes into the slot (after
+ * its placement and after every functional step; not for large warps). */
+static inline void sm_warp_sync(struct sm_warp *w)
+{
+    const struct func_warp *fw = w->fw;
+    if (fw->state == FUNC_WARP_DONE || fw->depth == 0) {
+        w->fpc = PC_EXIT;
+        w->fact = 0;
+        return;
+    }
+    const struct simt_entry *top = &fw->stack[fw->depth - 1];
+    w->fpc = top->pc;
+    w->fact = ws_popc32(top->mask);
 }
 static inline uint32_t sm_warp_next_pc(const struct sm_warp *w, uint32_t *active)
 {
     if (w->lw)
         return sm_lwm_next_pc(w, active);
-    if (w->absorbed) {
+    if (w->absorbed || w->done || w->fpc == PC_EXIT) {
         *active = 0;
         return PC_EXIT;
     }
-    const struct func_warp *fw = w->fw;
-    if (w->done || fw->state == FUNC_WARP_DONE || fw->depth == 0) {
-        *active = 0;
-        return PC_EXIT;
-    }
-    const struct simt_entry *top = &fw->stack[fw->depth - 1];
-    *active = (uint32_t)__builtin_popcount(top->mask);
-    return top->pc;
+    *active = w->fact;
+    return w->fpc;
+}
+/* Set or clear the slot's fetch_wait flag (and its bit in fetch_waiting). */
+static inline void sm_set_fetch_wait(struct sm *sm, uint32_t slot, uint8_t v)
+{
+    sm->warps[slot].fetch_wait = v;
+    if (v)
+        sm->fetch_waiting[slot / 64] |= 1ull << (slot % 64);
+    else
+        sm->fetch_waiting[slot / 64] &= ~(1ull << (slot % 64));
 }
 /* Recompute the ready bits of one slot from its state. */
 void sm_warp_refresh(struct sm *sm, uint32_t slot);
