@@ -85,7 +85,7 @@ for c in "${cases[@]}"; do
     for n in "${tlist[@]}"; do
         if [ "$has_threads" = 1 ]; then
             run "$w" --size "$size" --config "$cfg" --mode timing --threads "$n"
-            row+=("$(awk -v a="$twall" -v b="$wall" 'BEGIN { printf "%.2f", b > 0 ? a / b : 0 }')")
+            row+=("$(awk -v a="$twall" -v b="$wall" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')")
         else
             row+=("-")
         fi
