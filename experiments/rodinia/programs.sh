@@ -1,0 +1,123 @@
+# programs.sh: the Rodinia programs warpsim's experiments run, sourced by
+# build.sh and run.sh.  For each program: its folder in the checkout's cuda/,
+# its build (nvcc against warpsim's replacement libcudart, sources unmodified),
+# its generated input and its default command line.  Needs $nvcc.
+# shellcheck shell=bash
+
+# cudaThreadSynchronize left CUDA in 12.0: mapped to its successor on the
+# command line (the sources stay unmodified).
+NV="$nvcc -cudart shared -gencode arch=compute_75,code=compute_75 -O2 -DcudaThreadSynchronize=cudaDeviceSynchronize"
+
+# ---- build: one function per program, run in a copy of its folder ----------
+b_hotspot() { $NV hotspot.cu -o prog; }
+b_pathfinder() { $NV pathfinder.cu -o prog; }
+# gaussian prints two cudaDeviceProp fields CUDA 13 removed: renamed to
+# existing ones (printed only).
+b_gaussian() { $NV -DclockRate=memoryBusWidth -DdeviceOverlap=asyncEngineCount gaussian.cu -o prog; }
+b_bfs() { $NV bfs.cu -o prog; }
+b_backprop() {
+    gcc -O2 -c backprop.c facetrain.c imagenet.c &&
+    $NV -c backprop_cuda.cu -o backprop_cuda.o &&
+    $NV backprop.o facetrain.o imagenet.o backprop_cuda.o -o prog -lm
+}
+b_nw() { $NV needle.cu -o prog; }
+b_srad_v2() { $NV srad.cu -o prog; }
+b_lud() { $NV -I../common -DRD_WG_SIZE_0=16 lud.cu lud_kernel.cu ../common/common.c -o prog; }
+b_kmeans() {
+    gcc -O2 -c cluster.c getopt.c kmeans.c kmeans_clustering.c rmse.c &&
+    $NV -c kmeans_cuda.cu -o kmeans_cuda.o &&
+    $NV cluster.o getopt.o kmeans.o kmeans_clustering.o kmeans_cuda.o rmse.o -o prog -lm
+}
+b_nn() { $NV nn_cuda.cu -o prog && gcc -O2 hurricane_gen.c -o gen -lm; }
+b_bptree() {
+    gcc -O2 -c main.c util/num/num.c util/timer/timer.c &&
+    $NV -c kernel/kernel_gpu_cuda_wrapper.cu -o w1.o &&
+    $NV -c kernel/kernel_gpu_cuda_wrapper_2.cu -o w2.o &&
+    $NV -c util/cuda/cuda.cu -o cu.o &&
+    $NV main.o num.o timer.o w1.o w2.o cu.o -o prog -lm
+}
+b_lavaMD() {
+    gcc -O2 -c main.c util/num/num.c util/timer/timer.c &&
+    $NV -c kernel/kernel_gpu_cuda_wrapper.cu -o w.o &&
+    $NV -c util/device/device.cu -o d.o &&
+    $NV main.o num.o timer.o w.o d.o -o prog -lm
+}
+b_streamcluster() { $NV streamcluster_cuda_cpu.cpp streamcluster_cuda.cu streamcluster_header.cu -o prog; }
+b_particlefilter() { $NV -use_fast_math ex_particle_CUDA_float_seq.cu -o prog -lm; }
+
+# program -> source folder, default arguments
+declare -A dir=(
+    [hotspot]=hotspot [pathfinder]=pathfinder [gaussian]=gaussian [bfs]=bfs
+    [backprop]=backprop [nw]=nw [srad_v2]=srad/srad_v2 [lud]=lud/cuda
+    [kmeans]=kmeans [nn]=nn [b+tree]=b+tree [lavaMD]=lavaMD
+    [streamcluster]=streamcluster [particlefilter]=particlefilter)
+declare -A args=(
+    [hotspot]="256 2 8 temp_256 power_256 output.out"
+    [pathfinder]="100000 100 20"
+    [gaussian]="-s 64 -q"
+    [bfs]="graph16k.txt"
+    [backprop]="65536"
+    [nw]="256 10"
+    [srad_v2]="128 128 0 31 0 31 0.5 2"
+    [lud]="-s 256 -v"
+    [kmeans]="-o -i points.txt -m 4 -n 4"
+    [nn]="filelist -r 5 -lat 30 -lng 90"
+    [b+tree]="file keys.txt command command.txt"
+    [lavaMD]="-boxes1d 4"
+    [streamcluster]="3 6 16 512 512 100 none output.txt 1"
+    [particlefilter]="-x 64 -y 64 -z 8 -np 1024")
+# options every run of a program gets: srad_v2 reads before its array (the
+# value is discarded), which faults unless such reads return zero
+declare -A extra=([srad_v2]="--set oob_read_zero=1")
+
+# output files the programs write (compared between modes like stdout)
+declare -A outfile=([hotspot]=output.out [b+tree]=output.txt [streamcluster]=output.txt [nw]=result.txt)
+
+# Inputs (deterministic: awk's srand with a fixed seed).
+in_hotspot() {
+    awk 'BEGIN { srand(1); for (i = 0; i < 256*256; i++) printf "%.6f\n", 320 + 20*rand() }' > temp_256
+    awk 'BEGIN { srand(2); for (i = 0; i < 256*256; i++) printf "%.6f\n", 0.001*rand() }' > power_256
+}
+in_bfs() {   # Rodinia graph format: nodes, (first edge, degree) per node, source, edges, (dest cost) per edge
+    awk 'BEGIN { srand(3); n = 16384; e = 0
+        for (i = 0; i < n; i++) { d[i] = 1 + int(6*rand()); s[i] = e; e += d[i] }
+        print n; for (i = 0; i < n; i++) print s[i], d[i]; print 0; print e
+        for (i = 0; i < n; i++) for (k = 0; k < d[i]; k++) print int(n*rand()), 1 + int(10*rand()) }' > graph16k.txt
+}
+in_kmeans() {
+    awk 'BEGIN { srand(4); for (i = 1; i <= 512; i++) { printf "%d", i
+        for (f = 0; f < 8; f++) printf " %.4f", 10*int(4*rand()) + rand(); print "" } }' > points.txt
+}
+in_nn() { mkdir -p data && ./gen 16384 1 >/dev/null && ls data/*.db > filelist; }
+in_bptree() {
+    awk 'BEGIN { srand(5); n = 4096; print n; for (i = 0; i < n; i++) print int(1000000*rand()) }' > keys.txt
+    printf 'k 128\nj 128 32\n' > command.txt
+}
+
+bfn() { case "$1" in b+tree) echo b_bptree ;; *) echo "b_$1" ;; esac; }
+infn() { case "$1" in b+tree) echo in_bptree ;; *) echo "in_$1" ;; esac; }
+
+
+# the programs, in the order results list them
+rodinia_all="hotspot pathfinder gaussian bfs backprop nw srad_v2 lud kmeans nn b+tree lavaMD streamcluster particlefilter"
+
+# rodinia_build SRC OUT PROG: copy PROG's folder of SRC/cuda into OUT/src/PROG,
+# build it there, generate its input and link OUT/PROG to the folder the program
+# runs in.  The build's and the input's output go to OUT/log/PROG.{build,input}.
+# Returns non-zero when the program is unknown or does not build.
+rodinia_build() {
+    local src=$1 out=$2 p=$3 d w bw
+    d=${dir[$p]:-}
+    [ -n "$d" ] || { echo "unknown Rodinia program '$p'" >&2; return 2; }
+    w=$out/src/$p
+    rm -rf "$w" "${out:?}/$p"; mkdir -p "$w" "$out/log"
+    # copy the program's parent folder when it has one (lud/common, srad/)
+    if [ "$(dirname "$d")" = . ]; then
+        cp -r "$src/cuda/$d/." "$w/"; bw=$w
+    else
+        cp -r "$src/cuda/$(dirname "$d")/." "$w/"; bw=$w/$(basename "$d")
+    fi
+    (cd "$bw" && $(bfn "$p")) > "$out/log/$p.build" 2>&1 || return 1
+    (cd "$bw" && if declare -F "$(infn "$p")" >/dev/null; then $(infn "$p"); fi) > "$out/log/$p.input" 2>&1
+    ln -s "${bw#"$out"/}" "$out/$p"
+}
