@@ -230,7 +230,7 @@ static const struct cfg_key cfg_keys[] = {
           "0: the L2 fetches and keeps whole lines; else lines of sectors of this many bytes "
           "(GPGPU-Sim 4.x sectored L2 'S:', 32 B): a miss fetches the sectors its request "
           "covers, a read needing a missing sector of a present line is a sector miss"),
-    K_U32("l2.port_bytes", l2_port_bytes, "0", 0, 4096,
+    K_U32("l2.port_bytes", l2_port_bytes, "32", 0, 4096,
           "0: an L2 slice moves any amount of data per l2 cycle; else the width in bytes of "
           "its data port and of its fill port (GPGPU-Sim 3.2.2's L2 data port, GTX480: 32): a "
           "hit occupies the data port ceil(request bytes / width) l2 cycles, a miss that "

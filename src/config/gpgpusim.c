@@ -155,6 +155,24 @@ static int h_bool_not(struct cimp *x, const char *value, const char *key)
     return cimp_set(x, key, "%d", v ? 0 : 1);
 }
 
+static int h_bool(struct cimp *x, const char *value, const char *key)
+{
+    uint64_t v;
+    if (cimp_u64(value, &v) != 0 || v > 1)
+        return cimp_bad(x, value, "0 or 1");
+    return cimp_set(x, key, "%d", (int)v);
+}
+
+/* 3.0/3.1 -gpgpu_flush_cache: once a core's threads finish its L1s are
+ * flushed, once all threads finish the L2 is invalidated (3.2 split it into
+ * -gpgpu_flush_l1_cache and -gpgpu_flush_l2_cache) */
+static int h_flush_both(struct cimp *x, const char *value, const char *key)
+{
+    (void)key;
+    int rc = h_bool(x, value, "l1d.flush");
+    return rc ? rc : h_bool(x, value, "l2.flush");
+}
+
 static int h_first(struct cimp *x, const char *value, const char *key)
 {
     uint64_t v[16];
@@ -268,6 +286,26 @@ static int h_scheduler(struct cimp *x, const char *value, const char *key)
     return WS_OK;
 }
 
+/* The set-index letter, the fifth policy field of 3.3/4.x cache strings
+ * (repl:wr:alloc:wralloc:idx): L linear, H the Fermi hash, P IPOLY. */
+static int cimp_index(struct cimp *x, const char *policy, const char *prefix)
+{
+    char buf[64];
+    char *f[6];
+    snprintf(buf, sizeof buf, "%s", policy);
+    if (cimp_split(buf, ':', f, 6) < 5)
+        return WS_OK;
+    const char *fn = strcmp(f[4], "L") == 0 ? "linear" : strcmp(f[4], "H") == 0 ? "fermi" : NULL;
+    if (!fn) {
+        cimp_ignore(x, "%s: set-index function '%s' (not modelled: the index stays linear)",
+                    x->opt, f[4]);
+        return WS_OK;
+    }
+    char key[64];
+    snprintf(key, sizeof key, "%s.index", prefix);
+    return cimp_set(x, key, "%s", fn);
+}
+
 /* Cache strings of every GPGPU-Sim generation:
  *   3.2+   [N:|S:]sets:line:assoc,repl:wr:alloc:wralloc[:idx],mshr:entries:merge,mq[:...]
  *   3.0/3.1       sets:line:assoc:repl:wr:alloc,mshr:entries:merge,mq[:fifo]
@@ -306,7 +344,12 @@ static int h_cache(struct cimp *x, const char *value, const char *prefix)
         geo++;
         ng--;
     }
-    if (type == 'S')
+    int rc;
+    if (type == 'S' && strcmp(prefix, "l2") == 0) {
+        /* 4.x sectors are 32 bytes (SECTOR_SIZE) */
+        if ((rc = cimp_set(x, "l2.sector_bytes", "32")))
+            return rc;
+    } else if (type == 'S')
         cimp_ignore(x, "%s: sectored cache organisation (modelled as a normal cache; see "
                     "coalesce.sectored)", x->opt);
     else if (type != 'N')
@@ -327,7 +370,6 @@ static int h_cache(struct cimp *x, const char *value, const char *prefix)
     if (cimp_u64(geo[0], &sets) || cimp_u64(geo[1], &line) || cimp_u64(geo[2], &assoc))
         return cimp_bad(x, value, expect);
     char key[64];
-    int rc;
     snprintf(key, sizeof key, "%s.sets", prefix);
     if ((rc = cimp_set(x, key, "%" PRIu64, sets)))
         return rc;
@@ -345,6 +387,8 @@ static int h_cache(struct cimp *x, const char *value, const char *prefix)
         if ((rc = cimp_set(x, key, "%s", pol)))
             return rc;
     }
+    if (ng == 3 && np >= 2 && (rc = cimp_index(x, part[1], prefix)))
+        return rc;
     if (np > mshr_part) {
         char *m[3];
         uint64_t entries, merge;
@@ -369,10 +413,11 @@ static int h_cache(struct cimp *x, const char *value, const char *prefix)
             return rc;
     }
     /* 3.2.2+: the data port width follows the miss queue; warpsim models it
-     * on the L2 only (an L1's port moves a whole line per cycle) */
-    if (np > mshr_part + 2 && strcmp(prefix, "l2") == 0) {
-        uint64_t width;
-        if (cimp_u64(part[mshr_part + 2], &width))
+     * on the L2 only (an L1's port moves a whole line per cycle).  Without
+     * the field the version had no data port. */
+    if (strcmp(prefix, "l2") == 0) {
+        uint64_t width = 0;
+        if (np > mshr_part + 2 && cimp_u64(part[mshr_part + 2], &width))
             return cimp_bad(x, value, expect);
         if ((rc = cimp_set(x, "l2.port_bytes", "%" PRIu64, width)))
             return rc;
@@ -536,6 +581,10 @@ static const struct cimp_opt cimp_opts[] = {
     {"-gpgpu_const_cache:l1", h_cache, "l1c"},
     {"-gpgpu_tex_cache:l1", h_cache, "tex"},
     {"-gpgpu_gmem_skip_L1D", h_bool_not, "l1d.enabled"},
+    {"-gpgpu_flush_cache", h_flush_both, NULL},
+    {"-gpgpu_flush_l1_cache", h_bool, "l1d.flush"},
+    {"-gpgpu_flush_l2_cache", h_bool, "l2.flush"},
+    {"-gpgpu_perf_sim_memcpy", h_bool, "l2.memcpy_fill"},
     {"-gpgpu_coalesce_arch", h_coalesce, NULL},
     {"-gpgpu_l1_latency", h_u32, "l1d.latency"},
     {"-l1_latency", h_u32, "l1d.latency"},     /* 3.3.0 4.x-cfgs name */

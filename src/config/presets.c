@@ -58,6 +58,7 @@ static const char *const preset_daws[] = {
     "l2.sets=128", "l2.line=128", "l2.assoc=8", "l2.policy=lru", "l2.mshr=16",
     /* -rop_latency 115 core cycles (release default) = 230 l2 cycles */
     "l2.latency=0", "l2.rop_latency=230",
+    "l2.port_bytes=0", /* 3.1 has no L2 data port (added in 3.2.2) */
     "dram.banks=8", "dram.tCCD=2", "dram.tRRD=8", "dram.tRCD=12", "dram.tRAS=25", "dram.tRP=10",
     "dram.tRC=35", "dram.CL=10", "dram.WL=7", "dram.tCDLR=6", "dram.tWR=13", "dram.burst=4",
     "dram.data_rate=2", /* GDDR3 is double data rate: 8 ch x 8 B x 2 x 800 MHz = 102 GB/s */
@@ -112,6 +113,7 @@ static const char *const preset_medic[] = {
     /* -rop_latency 120 plus the paper's 10-cycle bank lookup and its 1-cycle
      * bank arbiter (CHOICE: all before the lookup, hits and misses alike) */
     "l2.rop_latency=131",
+    "l2.port_bytes=0", /* 3.2.1 has no L2 data port (added in 3.2.2) */
     "dram.banks=8", "dram.burst=8", "dram.sched=frfcfs",
     /* GDDR5 at 1674 MHz, 2 beats per command clock (CHOICE), timings in those cycles */
     "dram.data_rate=2", "dram.tCCD=4", "dram.tRRD=12", "dram.tRCD=24", "dram.tRAS=56",
@@ -129,6 +131,7 @@ static const char *const preset_cawa[] = {
     "mem.channels=6", "mem.subparts=1",
     "l2.sets=64", "l2.line=128", "l2.assoc=16", /* 64 x 16 x 6 banks = 768 KB */
     "l2.index_addr=full", /* 3.2.0 indexes the L2 with the channel bits in */
+    "l2.port_bytes=0",    /* 3.2.0 has no L2 data port (added in 3.2.2) */
     NULL};
 
 static const struct cfg_preset cfg_presets[] = {

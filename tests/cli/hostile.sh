@@ -77,7 +77,7 @@ refuse exec-sm-threads-33 2 "sm.threads = 33 is not a multiple of 32" \
 cfg=$(dirname "$0")/../../configs/gtx480-gpgpusim.config
 sed 's/^-gpgpu_cache:dl1 .*/-gpgpu_cache:dl1 3:128:4,L:L:m:N:H,A:32:8,8/' "$cfg" >"$tmp/sets3.config"
 refuse gpgpusim-sets-3 2 "l1d.sets = 3 is not a power of two" -- "$ws" run vecadd --config "$tmp/sets3.config"
-sed 's/^-gpgpu_cache:dl1 .*/-gpgpu_cache:dl1 1048576:128:64,L:L:m:N:H,A:32:8,8/' "$cfg" >"$tmp/huge.config"
+sed 's/^-gpgpu_cache:dl1 .*/-gpgpu_cache:dl1 1048576:128:64,L:L:m:N:L,A:32:8,8/' "$cfg" >"$tmp/huge.config"
 refuse gpgpusim-huge-cache 2 "l1d.sets x l1d.assoc = 67108864 lines, more than the limit" \
   -- "$ws" run vecadd --config "$tmp/huge.config"
 printf -- '-gpgpu_n_mem 6\n-gpgpu_dram_timing_opt "nbk=16:CCD=2:\n   CL=12\n' >"$tmp/quote.config"

@@ -154,6 +154,7 @@ static void test_preset_daws(void **state)
     assert_int_equal(c.l1t.assoc, 16);
     assert_int_equal(c.tex_nc, 1);
     assert_true(c.l1d_flush && c.l2_flush);
+    assert_int_equal(c.l2_port_bytes, 0); /* 3.1: no L2 data port */
 }
 
 static void test_preset_paws(void **state)
@@ -171,6 +172,7 @@ static void test_preset_paws(void **state)
     assert_int_equal(c.dp_units * 32 * 2 * 650 * 16 / c.dp_ii, 665600);
     double gbs = dram_mbps(&c) / 1000.0; /* 177 GB/s */
     assert_true(gbs > 176.0 && gbs < 178.0);
+    assert_int_equal(c.l2_port_bytes, 32); /* 3.2.2's L2 data port */
 }
 
 static void test_preset_lwm(void **state)
@@ -222,6 +224,7 @@ static void test_preset_medic(void **state)
     assert_string_equal(c.sched, "gto");
     assert_string_equal(c.dram_sched, "frfcfs");
     assert_true(c.core_mhz == 700 && c.icnt_mhz == 1400 && c.dram_mhz == 1674);
+    assert_int_equal(c.l2_port_bytes, 0); /* 3.2.1: no L2 data port */
 }
 
 static void test_preset_cawa_gtx480(void **state)
@@ -245,10 +248,12 @@ static void test_preset_cawa_gtx480(void **state)
     assert_int_equal(c.l2.assoc, 16);
     assert_int_equal(c.n_channels * c.subparts_per_channel * cache_bytes(&c.l2), 768 * KB);
     assert_string_equal(c.sched, "lrr");
+    assert_int_equal(c.l2_port_bytes, 0); /* 3.2.0: no L2 data port */
 
     struct gpu_config d, g;
     config_defaults(&d);
     preset(&g, "gtx480");
+    assert_int_equal(g.l2_port_bytes, 32); /* 3.2.2 GTX480: "...,4:0,32" */
     char *a = print_to_string(&d, 0), *b = print_to_string(&g, 0);
     assert_string_equal(a, b);
     free(a);
@@ -508,6 +513,7 @@ static void test_gpgpusim_import(void **state)
     assert_int_equal(c.l2.sets, 64);
     assert_int_equal(c.l2.assoc, 8);
     assert_int_equal(c.l2.mshr_max_merge, 4);
+    assert_int_equal(c.l2_port_bytes, 32); /* 3.2.2's data port: "4:0,32" */
     assert_int_equal(cache_bytes(&c.l1c), 8 * KB);
     assert_int_equal(cache_bytes(&c.l1i), 2 * KB);
     assert_int_equal(c.n_channels, 6);
@@ -603,6 +609,9 @@ static void test_gpgpusim_forms(void **state)
     assert_string_equal(c.l2.policy, "fifo");
     assert_int_equal(c.l2.assoc, 16);
     assert_int_equal(c.l2_port_bytes, 32); /* the data port width after "8:0" */
+    assert_int_equal(c.l2_sector_bytes, 32); /* "S:" */
+    assert_string_equal(c.l1d.index, "fermi"); /* "L:L:m:N:H" */
+    assert_string_equal(c.l2.index, "linear"); /* "F:B:m:W:L" */
     assert_int_equal(c.coalesce_sectored, 1);
     assert_string_equal(c.sched, "lrr");
     assert_int_equal(c.sp_units, 4);
@@ -611,8 +620,15 @@ static void test_gpgpusim_forms(void **state)
     assert_int_equal(c.sfu_units, 2); /* -gpgpu_num_sfu_units wins over the widths */
     assert_int_equal(c.ldst_units, 4);
     assert_int_equal(c.dram_queue, 1024);
-    assert_non_null(strstr(ign, "sectored"));
+    assert_null(strstr(ign, "sectored")); /* a sectored L2 is modelled */
     assert_non_null(strstr(ign, "unlimited"));
+    free(ign);
+
+    config_defaults(&c); /* a sectored L1 is not */
+    assert_int_equal(config_import_gpgpusim(&c, "-gpgpu_cache:dl1 S:32:128:4,L:L:m:N:L,A:32:8,8\n",
+                                            "s.config", &ign, &e),
+                     WS_OK);
+    assert_non_null(strstr(ign, "-gpgpu_cache:dl1: sectored"));
     free(ign);
 
     config_defaults(&c);
@@ -699,9 +715,16 @@ static void test_gpgpusim_shipped_shape(void **state)
     /* what warpsim does not model is named */
     assert_non_null(strstr(ign, "nbkgrp=4 (not modelled)"));
     assert_non_null(strstr(ign, "RTPL=2 (not modelled)"));
-    assert_non_null(strstr(ign, "-gpgpu_flush_l1_cache 1\n"));
-    assert_non_null(strstr(ign, "-gpgpu_perf_sim_memcpy 1\n"));
-    assert_non_null(strstr(ign, "-gpgpu_cache:dl2: sectored"));
+    /* 4.x's kernel-boundary flush, memcpy into the L2 and sectored L2 */
+    assert_int_equal(c.l1d_flush, 1);
+    assert_int_equal(c.l2_flush, 0);
+    assert_int_equal(c.l2_memcpy_fill, 1);
+    assert_int_equal(c.l2_sector_bytes, 32);
+    assert_null(strstr(ign, "-gpgpu_flush_l1_cache"));
+    assert_null(strstr(ign, "-gpgpu_perf_sim_memcpy"));
+    assert_null(strstr(ign, "-gpgpu_cache:dl2: sectored"));
+    assert_string_equal(c.l1d.index, "fermi");
+    assert_non_null(strstr(ign, "-gpgpu_cache:dl2: set-index function 'P' (not modelled"));
     assert_null(strstr(ign, "CL=12"));
     free(ign);
 }
@@ -724,7 +747,8 @@ static void test_gpgpusim_old_forms(void **state)
                        "-gpgpu_dram_sched_queue_size 32\n"
                        "-L1_HIT_LATENCY 20\n"
                        "-rop_latency 115\n"
-                       "-dram_latency 30\n";
+                       "-dram_latency 30\n"
+                       "-gpgpu_flush_cache 1\n";
     if (config_import_gpgpusim(&c, text, "old.config", &ign, &e) != WS_OK)
         fail_msg("%s", e.msg);
     assert_int_equal(c.l1d.sets, 64);
@@ -745,6 +769,9 @@ static void test_gpgpusim_old_forms(void **state)
     assert_int_equal(c.l2_rop_latency, 230); /* 115 core cycles at 650/325 */
     assert_int_equal(c.l2.hit_latency, 0);
     assert_int_equal(c.dram_latency, 74); /* 30 core cycles at 800/325 */
+    assert_int_equal(c.l2_port_bytes, 0); /* no data-port field before 3.2.2 */
+    assert_int_equal(c.l1d_flush, 1);     /* 3.1's flush covers the L1s and the L2 */
+    assert_int_equal(c.l2_flush, 1);
     assert_non_null(strstr(ign, "tWTR=5"));
     assert_non_null(strstr(ign, "cache type 'L'"));
     free(ign);
