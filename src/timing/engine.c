@@ -601,6 +601,9 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
     L.phase = xcalloc(m->ninsts ? m->ninsts : 1, sizeof *L.phase);
     phase_size(m, k->an, t->sms[0].cls_latency, t->cfg->issue_interval ? t->cfg->issue_interval : 1,
                L.phase, NULL);
+    L.path = xcalloc(m->ninsts ? m->ninsts : 1, sizeof *L.path);
+    for (uint32_t pc = 0; pc < m->ninsts; pc++)
+        L.path[pc] = (uint8_t)load_path_of(t->cfg, &m->insts[pc], k->an->pc[pc].iclass);
     for (uint32_t i = 0; i < t->nsms; i++)
         sm_launch_begin(&t->sms[i], &L, nregs, t->now);
     k->env->stats->kernels_launched++;
@@ -732,6 +735,7 @@ out:
     }
     free(L.regs);
     free(L.phase);
+    free(L.path);
     return rc;
 }
 

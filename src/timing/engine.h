@@ -35,6 +35,7 @@ struct timing_launch {
     struct sb_inst_regs *regs; /* [m->ninsts] */
     struct pc_phase *phase;    /* [m->ninsts] phase distance and length at the SMs' class
                                   latencies (analysis/phase.h) */
+    uint8_t *path;             /* [m->ninsts] enum load_path of every PC at this config */
     uint64_t max_warp_insn;
 };
 

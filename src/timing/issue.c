@@ -69,6 +69,20 @@ int issue_check_limit(const struct sm *sm, uint32_t slot, uint32_t pc, struct er
     return WS_OK;
 }
 
+unsigned load_path_of(const struct gpu_config *cfg, const struct ptx_inst *in, unsigned iclass)
+{
+    if (iclass != ICLASS_LOAD_GLOBAL && iclass != ICLASS_LOAD_LOCAL)
+        return LOAD_PATH_NONE;
+    if (!cfg->tex_enabled) /* texture fetches too read through the L1D */
+        return LOAD_PATH_L1D;
+    if (in->op == PTX_OP_TEX || in->op == PTX_OP_TLD4)
+        return LOAD_PATH_TEX;
+    /* tex.nc: non-coherent global loads take the read-only (texture) path */
+    if (cfg->tex_nc && in->op == PTX_OP_LD && (in->flags & PTX_F_NC))
+        return LOAD_PATH_TEX;
+    return LOAD_PATH_L1D;
+}
+
 void issue_dispatch(struct sm *sm, uint32_t slot, const struct func_trace *tr, uint64_t now,
                     int lwm)
 {
@@ -102,9 +116,7 @@ void issue_dispatch(struct sm *sm, uint32_t slot, const struct func_trace *tr, u
             mi->cta = w->cta_slot;
             mi->pc = pc;
             mi->space = tr->space;
-            /* tex.nc: non-coherent global loads take the read-only (texture) path */
-            if (sm->cfg->tex_nc && sm->cfg->tex_enabled && tr->space == PTX_SPACE_GLOBAL &&
-                !tr->is_store && (L->m->insts[pc].flags & PTX_F_NC))
+            if (tr->space == PTX_SPACE_GLOBAL && !tr->is_store && L->path[pc] == LOAD_PATH_TEX)
                 mi->space = PTX_SPACE_TEX;
             mi->is_store = tr->is_store;
             mi->is_atomic = tr->is_atomic;

@@ -9,6 +9,13 @@
 #include "func/func.h"
 
 struct sm;
+struct gpu_config;
+struct ptx_inst;
+
+/* enum load_path (policy/sched/sched.h) of instruction `in` of class
+ * `iclass` at configuration cfg: the one place that decides which loads
+ * read through the texture cache. */
+unsigned load_path_of(const struct gpu_config *cfg, const struct ptx_inst *in, unsigned iclass);
 
 /* A writeback-wheel entry for slot at cycle `at` (enum sm_wb_kind). */
 void issue_wheel_add(struct sm *sm, uint64_t at, uint32_t slot, uint32_t pc, uint8_t kind);

@@ -332,6 +332,7 @@ void sm_launch_begin(struct sm *sm, struct timing_launch *L, uint32_t nregs, uin
         .l1d_lines = sm->cfg->l1d.sets * sm->cfg->l1d.assoc,
         .class_latency = sm->cls_latency,
         .phase = L->phase,
+        .path = L->path,
     };
     kernel_scratch(sm);
     struct sched_event ev;

@@ -33,6 +33,7 @@ struct kernel_fixture {
     struct loop_info loops[3];
     struct analysis an;
     struct ptx_module m;
+    uint8_t path[NPCS]; /* enum load_path */
     struct sched_kernel k;
 };
 
@@ -56,8 +57,10 @@ static void fixture_init(struct kernel_fixture *f, uint32_t l1d_lines)
             f->pc[p].loop = 2;
     }
     static const uint32_t loads[] = {12, 17, 18, 33, 34, 35, 5};
-    for (size_t i = 0; i < sizeof loads / sizeof loads[0]; i++)
+    for (size_t i = 0; i < sizeof loads / sizeof loads[0]; i++) {
         f->pc[loads[i]].iclass = ICLASS_LOAD_GLOBAL;
+        f->path[loads[i]] = LOAD_PATH_L1D;
+    }
     f->bb = (struct basic_block){.first_pc = 0, .last_pc = NPCS - 1};
     f->an.pc = f->pc;
     f->an.bbs = &f->bb;
@@ -65,7 +68,8 @@ static void fixture_init(struct kernel_fixture *f, uint32_t l1d_lines)
     f->an.loops = f->loops;
     f->an.nloops = 3;
     f->m.ninsts = NPCS;
-    f->k = (struct sched_kernel){.name = "k", .m = &f->m, .an = &f->an, .l1d_lines = l1d_lines};
+    f->k = (struct sched_kernel){
+        .name = "k", .m = &f->m, .an = &f->an, .l1d_lines = l1d_lines, .path = f->path};
 }
 
 /* ---- profile files ---------------------------------------------------------- */
@@ -426,6 +430,33 @@ static void test_assoc_cutoff(void **state)
     assert_true(h_load_allowed(&h, 1));
     h_issue(&h, 1, 32, 21, 33);
     assert_false(h_load_allowed(&h, 1));
+    h_close(&h);
+    unlink(path);
+}
+
+/* A load the configuration reads through the texture cache (the paper's
+ * SPMV reads x with tex fetches; ours with ld.global.nc under tex.nc) has no
+ * L1D footprint: Profiled-DAWS predicts nothing for it. */
+static void test_texture_path_not_predicted(void **state)
+{
+    (void)state;
+    char path[64];
+    struct prof_row rows[] = {{33, 1, 0, 0}, {34, 1, 1, 0}};
+    write_profile(path, sizeof path, rows, 2);
+    char spec[128];
+    snprintf(spec, sizeof spec, "daws_profiled:profile=%s", path);
+    struct harness h;
+    h_open(&h, spec, 1, 256);
+    h_issue(&h, 0, 32, 32, 33);
+    assert_int_equal(h_core(&h)->pred[0], 64); /* two divergent loads x 32 lanes */
+    h_close(&h);
+
+    h_open(&h, spec, 1, 256);
+    h.f.path[34] = LOAD_PATH_TEX;
+    struct sched_event ks = {.kind = SCHED_EV_KERNEL_START, .slot = -1, .kernel = &h.f.k};
+    h_event(&h, ks); /* the table is built at launch from the loads it may use */
+    h_issue(&h, 0, 32, 32, 33);
+    assert_int_equal(h_core(&h)->pred[0], 32);
     h_close(&h);
     unlink(path);
 }
@@ -814,6 +845,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fig6_timeline),
+        cmocka_unit_test(test_texture_path_not_predicted),
         cmocka_unit_test(test_fig1_outside_loop_and_equal),
         cmocka_unit_test(test_outside_loop_slot0_empty),
         cmocka_unit_test(test_profiled_locality),

@@ -21,6 +21,9 @@
  *    predictions, the kernel runs unthrottled (plain GTO);
  *  - entries whose PC is not a global/local load inside a loop of the
  *    running module are ignored; the loop comes from warpsim's analysis;
+ *  - so are loads the configuration reads through the texture cache
+ *    (texture fetches, ld.global.nc under tex.nc): the paper's SPMV reads x
+ *    through it, and only L1D lines make the footprint;
  *  - locality=profile (the default): only loops with intra-warp locality
  *    are predicted for (Sec. 5.1: "Profiling similar to the analysis in
  *    Section 3 is performed to determine which loops in the code have
@@ -89,7 +92,8 @@ static int dprof_init(void *priv, const struct param_set *p, const struct sched_
 }
 
 /* A profile entry of kernel ki that is a global/local load inside a loop of
- * the running module. */
+ * the running module and reads through the L1D (a load the configuration
+ * sends to the texture cache has no L1D footprint). */
 static int dprof_usable(const struct sched_kernel *k, const struct profile_load *l,
                         uint32_t ki)
 {
@@ -97,7 +101,8 @@ static int dprof_usable(const struct sched_kernel *k, const struct profile_load 
         return 0;
     const struct pc_info *pi = &k->an->pc[l->pc];
     return pi->loop != PTX_NO_INDEX &&
-           (pi->iclass == ICLASS_LOAD_GLOBAL || pi->iclass == ICLASS_LOAD_LOCAL);
+           (pi->iclass == ICLASS_LOAD_GLOBAL || pi->iclass == ICLASS_LOAD_LOCAL) &&
+           (!k->path || k->path[l->pc] == LOAD_PATH_L1D);
 }
 
 /* Does `loop` have intra-warp locality by its profiled loads' counts? */

@@ -95,6 +95,13 @@ enum sched_event_kind {
  * kernel_scratch op, the core allocates that many bytes (zeroed, max_align_t
  * aligned) for this instance before the event; scratch is NULL when the size
  * is 0.  The area is the policy's to write until the next kernel starts. */
+/* Where a PC's loads are read from at the running configuration. */
+enum load_path {
+    LOAD_PATH_NONE = 0, /* not a global or local load */
+    LOAD_PATH_L1D,      /* global and local loads, surface loads */
+    LOAD_PATH_TEX,      /* texture fetches; ld.global.nc when tex.nc sends them there */
+};
+
 struct sched_kernel {
     const char *name;                /* kernel (entry) name */
     uint32_t func;                   /* index of the entry in the module */
@@ -107,6 +114,8 @@ struct sched_kernel {
                                         pipeline's; their real latency is the memory's) */
     const struct pc_phase *phase;    /* [m->ninsts] phase distance and length of every PC
                                         at class_latency (src/analysis/phase.h) */
+    const uint8_t *path;             /* [m->ninsts] enum load_path of every PC: policies
+                                        that model the L1D's footprint count LOAD_PATH_L1D */
     void *scratch;                   /* this instance's scratch, or NULL */
     size_t scratch_size;             /* bytes */
 };
