@@ -67,12 +67,10 @@ vars=(--set-var "size=$size" --set-var "sweep_size=$sweep_size" --out "$out")
 }
 end=$(date +%s)
 # the revision the binary was built from (`warpsim --version`), which is what
-# the numbers depend on, whatever the checkout holds now
-commit=$("$warpsim" --version 2>/dev/null | awk '{print $2}')
-commit=${commit:-unknown}
+# the numbers depend on whatever the checkout holds now, the date and the machine
 res=$root/experiments/daws/results-$size.md
 python3 "$here/tables.py" --dir "$out" --size "$size" --sweep-size "$sweep_size" \
-    --commit "$commit" --date "$(date -u +%Y-%m-%d)" --command "$cmdline" >"$res"
+    --stamp "$("$here/../stamp.sh" "$warpsim")" --command "$cmdline" >"$res"
 cat "$res"
 "$warpsim" report "$here/daws.toml" "${vars[@]}" >&2
 echo "wrote $res (runs in $out, $((end - start)) s)" >&2

@@ -324,8 +324,8 @@ def main():
     ap.add_argument("--dir", required=True)
     ap.add_argument("--size", default="medium")
     ap.add_argument("--sweep-size", default=None)
-    ap.add_argument("--commit", default="unknown")
-    ap.add_argument("--date", default="unknown")
+    ap.add_argument("--stamp", default="Binary unknown.",
+                    help="the line of experiments/stamp.sh: binary revision, date, machine")
     ap.add_argument("--command", default="experiments/daws/run.sh")
     a = ap.parse_args()
     r = Runs(a.dir)
@@ -333,10 +333,10 @@ def main():
     sweep = a.sweep_size or a.size
     f8, hms = fig8(r)
     parts = ["# DAWS experiment results (size %s)\n" % a.size,
-             "- date: %s\n- commit: %s\n- command: `%s`\n- every run: `--config daws "
+             "- %s\n- command: `%s`\n- every run: `--config daws "
              "--seed 1`; Profiled-DAWS profiles from `warpsim profile --seed 2` (a "
              "different input).  Every run verified against its CPU reference.\n" %
-             (a.date, a.commit, a.command),
+             (a.stamp, a.command),
              headline(r, hms), f8, fig10(r), mechanisms(r), fig15(r, sweep), fig13(r),
              table3(r), lanes(r)]
     text = "\n".join(parts)
