@@ -44,6 +44,11 @@ b_lavaMD() {
     $NV -c util/device/device.cu -o d.o &&
     $NV main.o num.o timer.o w.o d.o -o prog -lm
 }
+# heartwall: its AVI reader (AVI/) compiled with gcc, as its makefile does
+b_heartwall() {
+    gcc -O2 -c AVI/avilib.c AVI/avimod.c &&
+    $NV -I./AVI main.cu avilib.o avimod.o -o prog -lm
+}
 b_streamcluster() { $NV streamcluster_cuda_cpu.cpp streamcluster_cuda.cu streamcluster_header.cu -o prog; }
 b_particlefilter() { $NV -use_fast_math ex_particle_CUDA_float_seq.cu -o prog -lm; }
 
@@ -52,7 +57,7 @@ declare -A dir=(
     [hotspot]=hotspot [pathfinder]=pathfinder [gaussian]=gaussian [bfs]=bfs
     [backprop]=backprop [nw]=nw [srad_v1]=srad/srad_v1 [srad_v2]=srad/srad_v2 [lud]=lud/cuda
     [kmeans]=kmeans [nn]=nn [b+tree]=b+tree [lavaMD]=lavaMD
-    [streamcluster]=streamcluster [particlefilter]=particlefilter)
+    [streamcluster]=streamcluster [particlefilter]=particlefilter [heartwall]=heartwall)
 declare -A args=(
     [hotspot]="256 2 8 temp_256 power_256 output.out"
     [pathfinder]="100000 100 20"
@@ -68,7 +73,8 @@ declare -A args=(
     [b+tree]="file keys.txt command command.txt"
     [lavaMD]="-boxes1d 4"
     [streamcluster]="3 6 16 512 512 100 none output.txt 1"
-    [particlefilter]="-x 64 -y 64 -z 8 -np 1024")
+    [particlefilter]="-x 64 -y 64 -z 8 -np 1024"
+    [heartwall]="test.avi 2")
 # options every run of a program gets: srad_v2 reads before its array (the
 # value is discarded), which faults unless such reads return zero
 declare -A extra=([srad_v2]="--set oob_read_zero=1")
@@ -114,12 +120,16 @@ in_srad_v1() {
             print line } }' > ../../../data/srad/image.pgm
 }
 
+# heartwall: a generated 656x744 grey AVI of 5 frames (heartwall-avi.py;
+# Rodinia's ultrasound video is not in git); $here is experiments/rodinia
+in_heartwall() { python3 "$here/heartwall-avi.py" test.avi 5; }
+
 bfn() { case "$1" in b+tree) echo b_bptree ;; *) echo "b_$1" ;; esac; }
 infn() { case "$1" in b+tree) echo in_bptree ;; *) echo "in_$1" ;; esac; }
 
 
 # the programs, in the order results list them
-rodinia_all="hotspot pathfinder gaussian bfs backprop nw srad_v1 srad_v2 lud kmeans nn b+tree lavaMD streamcluster particlefilter"
+rodinia_all="hotspot pathfinder gaussian bfs backprop nw srad_v1 srad_v2 lud kmeans nn b+tree lavaMD streamcluster particlefilter heartwall"
 
 # rodinia_build SRC OUT PROG: copy PROG's folder of SRC/cuda into OUT/src/PROG,
 # build it there, generate its input and link OUT/PROG to the folder the program
