@@ -74,7 +74,7 @@ declare -A args=(
     [lavaMD]="-boxes1d 4"
     [streamcluster]="3 6 16 512 512 100 none output.txt 1"
     [particlefilter]="-x 64 -y 64 -z 8 -np 1024"
-    [heartwall]="test.avi 2")
+    [heartwall]="test.avi 1")
 # options every run of a program gets: srad_v2 reads before its array (the
 # value is discarded), which faults unless such reads return zero
 declare -A extra=([srad_v2]="--set oob_read_zero=1")
