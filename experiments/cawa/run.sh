@@ -9,10 +9,13 @@
 # experiments/cawa/results-<size>.md and the report (warpsim report) under
 # the output folder.
 #
-# usage: experiments/cawa/run.sh [RODINIA_CHECKOUT] [--size S] [--warpsim PATH] [--out DIR] [--jobs N]
+# usage: experiments/cawa/run.sh [RODINIA_CHECKOUT] [--size S] [--warpsim PATH] [--out DIR] [--jobs N] [--commit SHA] [--rebuild]
 #
 # RODINIA_CHECKOUT is a work tree of github.com/yuhc/gpu-rodinia (read only;
-# nothing is downloaded); without it only the built-in workloads run.  The
+# nothing is downloaded); without it only the built-in workloads run.
+# --commit names its commit when it is not a git work tree.  The programs
+# built by an earlier run in OUT are reused unless --rebuild (nvcc's output
+# differs from build to build, and a new executable reruns its points).  The
 # particle filter runs under faketime (Debian package faketime,
 # scripts/install-deps.sh) so that its time(0) seed is the same every run.
 set -euo pipefail
@@ -24,6 +27,8 @@ size=small
 warpsim=
 out=
 jobs=2
+rev=
+rebuild=0
 
 usage() {
     sed -n '12p' "$0" | sed 's/^# //'
@@ -33,7 +38,7 @@ rodinia=
 case "${1:-}" in -*|'') ;; *) rodinia=$1; shift ;; esac
 while [ $# -gt 0 ]; do
     case "$1" in
-    --size|--warpsim|--out|--jobs)
+    --size|--warpsim|--out|--jobs|--commit)
         [ $# -ge 2 ] || { echo "run.sh: $1 needs a value" >&2; usage; } ;;
     esac
     case "$1" in
@@ -41,6 +46,8 @@ while [ $# -gt 0 ]; do
     --warpsim) warpsim=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
+    --commit) rev=$2; shift 2 ;;
+    --rebuild) rebuild=1; shift ;;
     -h|--help) usage ;;
     *) echo "run.sh: unknown option '$1'" >&2; usage ;;
     esac
@@ -67,8 +74,16 @@ if [ -n "$rodinia" ]; then
     [ -d "$rodinia/cuda" ] || { echo "run.sh: '$rodinia' has no cuda/ folder" >&2; usage; }
     ft=$(command -v faketime) ||
         { echo "run.sh: faketime is not installed (scripts/install-deps.sh)" >&2; exit 2; }
-    rev=$(git -C "$rodinia" rev-parse HEAD 2>/dev/null || echo unknown)
-    "$here/../rodinia/build.sh" "$rodinia" "$out/rodinia-build" --only "$rodinia_progs"
+    [ -n "$rev" ] || rev=$(git -C "$rodinia" rev-parse HEAD 2>/dev/null || echo unknown)
+    built=1
+    for p in $rodinia_progs; do
+        cut -f1 "$out/rodinia-build/programs.tsv" 2>/dev/null | grep -qxF "$p" || built=0
+    done
+    if [ "$built" = 0 ] || [ "$rebuild" = 1 ]; then
+        "$here/../rodinia/build.sh" "$rodinia" "$out/rodinia-build" --only "$rodinia_progs"
+    else
+        echo "run.sh: reusing the programs in $out/rodinia-build (--rebuild to build them again)" >&2
+    fi
     rvars=(--set-var "rodinia=$out/rodinia-build" --set-var "oracle_dir=$out/oracle"
            --set-var "faketime=$ft")
     rodinia_line="Rodinia: github.com/yuhc/gpu-rodinia at $rev, built with experiments/rodinia/build.sh (nvcc $("${NVCC:-/usr/local/cuda/bin/nvcc}" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'))."

@@ -13,9 +13,11 @@ import os
 BUILTIN = ["bfs", "kmeans", "ndl", "srad", "backp"]
 BUILTIN_SENS = ["bfs", "kmeans", "ndl", "srad"]
 # Table 2 as Rodinia programs (cawa-rodinia.toml names); kmeans is the built-in
-PROG_SENS = ["bfs64k", "b+tree", "heartwall", "needle", "srad_1", "sc_small"]
+PROG_SENS = ["bfs64k", "b+tree", "needle", "srad_1", "sc_small"]  # heartwall: not run (README)
 PROG_NONSENS = ["backprop", "particle", "pathfinder", "sc_mid"]
 DIRS = {}  # workload -> the sweep folder holding its json/
+# ratios shown as '-' when their denominator is 0 (nothing was measured)
+DENOM = {"classify_cpl_crit_rank": "classify_cpl_rank_samples"}
 
 
 def load(out, wl, pol):
@@ -83,7 +85,10 @@ def stat_table(out, title, pols, stats, paper_note):
         for p in pols:
             t = load(out, wl, p)
             for s in stats:
-                row.append(fmt(t.get(s) if t else None, 3))
+                v = t.get(s) if t else None
+                if t and s in DENOM and not t.get(DENOM[s]):
+                    v = None
+                row.append(fmt(v, 3))
         print(f"| {wl} | " + " | ".join(row) + " |")
     print(f"\n{paper_note}\n")
 
