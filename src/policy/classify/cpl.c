@@ -53,7 +53,8 @@
  * scheduler's priority order gave it), not from a scheduler's internal order,
  * so it means the same under every scheduler (RR gives about 0.5); intervals
  * of 1000 cycles by default; warps that exit or launch during an interval
- * are not its peers. */
+ * are not its peers; an interval is ranked when the SM's next issue comes
+ * after its end, so the last one of a run is not. */
 #include "policy/classify/classify.h"
 
 #include "analysis/analysis.h"
