@@ -8,9 +8,11 @@
 set -euo pipefail
 # sweeps (tools/sweep): python3; reports: python3-matplotlib; the sweep tests:
 # slurm-wlm and munge (a single-node Slurm), chromium (the report page); the
-# clang build and the fuzz targets (scripts/fuzz.sh): clang, libclang-rt-14-dev
+# clang build and the fuzz targets (scripts/fuzz.sh): clang, libclang-rt-14-dev;
+# experiments/cawa's particlefilter runs (a fixed time(0)): faketime
 pkgs=(gcc libc6-dev make cmake pkg-config libcmocka-dev libzstd-dev liblz4-dev
-      python3 python3-matplotlib slurm-wlm munge chromium clang libclang-rt-14-dev)
+      python3 python3-matplotlib slurm-wlm munge chromium clang libclang-rt-14-dev
+      faketime)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

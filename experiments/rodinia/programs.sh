@@ -22,6 +22,8 @@ b_backprop() {
 }
 b_nw() { $NV needle.cu -o prog; }
 b_srad_v2() { $NV srad.cu -o prog; }
+# srad_v1: main.cu includes its kernels and helpers
+b_srad_v1() { $NV main.cu -o prog; }
 b_lud() { $NV -I../common -DRD_WG_SIZE_0=16 lud.cu lud_kernel.cu ../common/common.c -o prog; }
 b_kmeans() {
     gcc -O2 -c cluster.c getopt.c kmeans.c kmeans_clustering.c rmse.c &&
@@ -42,15 +44,20 @@ b_lavaMD() {
     $NV -c util/device/device.cu -o d.o &&
     $NV main.o num.o timer.o w.o d.o -o prog -lm
 }
+# heartwall: its AVI reader (AVI/) compiled with gcc, as its makefile does
+b_heartwall() {
+    gcc -O2 -c AVI/avilib.c AVI/avimod.c &&
+    $NV -I./AVI main.cu avilib.o avimod.o -o prog -lm
+}
 b_streamcluster() { $NV streamcluster_cuda_cpu.cpp streamcluster_cuda.cu streamcluster_header.cu -o prog; }
 b_particlefilter() { $NV -use_fast_math ex_particle_CUDA_float_seq.cu -o prog -lm; }
 
 # program -> source folder, default arguments
 declare -A dir=(
     [hotspot]=hotspot [pathfinder]=pathfinder [gaussian]=gaussian [bfs]=bfs
-    [backprop]=backprop [nw]=nw [srad_v2]=srad/srad_v2 [lud]=lud/cuda
+    [backprop]=backprop [nw]=nw [srad_v1]=srad/srad_v1 [srad_v2]=srad/srad_v2 [lud]=lud/cuda
     [kmeans]=kmeans [nn]=nn [b+tree]=b+tree [lavaMD]=lavaMD
-    [streamcluster]=streamcluster [particlefilter]=particlefilter)
+    [streamcluster]=streamcluster [particlefilter]=particlefilter [heartwall]=heartwall)
 declare -A args=(
     [hotspot]="256 2 8 temp_256 power_256 output.out"
     [pathfinder]="100000 100 20"
@@ -58,6 +65,7 @@ declare -A args=(
     [bfs]="graph16k.txt"
     [backprop]="65536"
     [nw]="256 10"
+    [srad_v1]="2 0.5 502 458"
     [srad_v2]="128 128 0 31 0 31 0.5 2"
     [lud]="-s 256 -v"
     [kmeans]="-o -i points.txt -m 4 -n 4"
@@ -65,7 +73,8 @@ declare -A args=(
     [b+tree]="file keys.txt command command.txt"
     [lavaMD]="-boxes1d 4"
     [streamcluster]="3 6 16 512 512 100 none output.txt 1"
-    [particlefilter]="-x 64 -y 64 -z 8 -np 1024")
+    [particlefilter]="-x 64 -y 64 -z 8 -np 1024"
+    [heartwall]="test.avi 1")
 # options every run of a program gets: srad_v2 reads before its array (the
 # value is discarded), which faults unless such reads return zero
 declare -A extra=([srad_v2]="--set oob_read_zero=1")
@@ -78,12 +87,14 @@ in_hotspot() {
     awk 'BEGIN { srand(1); for (i = 0; i < 256*256; i++) printf "%.6f\n", 320 + 20*rand() }' > temp_256
     awk 'BEGIN { srand(2); for (i = 0; i < 256*256; i++) printf "%.6f\n", 0.001*rand() }' > power_256
 }
-in_bfs() {   # Rodinia graph format: nodes, (first edge, degree) per node, source, edges, (dest cost) per edge
-    awk 'BEGIN { srand(3); n = 16384; e = 0
+gen_graph() {   # N FILE: Rodinia graph format: nodes, (first edge, degree) per node, source, edges, (dest cost) per edge
+    awk -v n="$1" 'BEGIN { srand(3); e = 0
         for (i = 0; i < n; i++) { d[i] = 1 + int(6*rand()); s[i] = e; e += d[i] }
         print n; for (i = 0; i < n; i++) print s[i], d[i]; print 0; print e
-        for (i = 0; i < n; i++) for (k = 0; k < d[i]; k++) print int(n*rand()), 1 + int(10*rand()) }' > graph16k.txt
+        for (i = 0; i < n; i++) for (k = 0; k < d[i]; k++) print int(n*rand()), 1 + int(10*rand()) }' > "$2"
 }
+# graph64k.txt: the node count of CAWA's Table 2 (experiments/cawa)
+in_bfs() { gen_graph 16384 graph16k.txt && gen_graph 65536 graph64k.txt; }
 in_kmeans() {
     awk 'BEGIN { srand(4); for (i = 1; i <= 512; i++) { printf "%d", i
         for (f = 0; f < 8; f++) printf " %.4f", 10*int(4*rand()) + rand(); print "" } }' > points.txt
@@ -92,14 +103,33 @@ in_nn() { mkdir -p data && ./gen 16384 1 >/dev/null && ls data/*.db > filelist; 
 in_bptree() {
     awk 'BEGIN { srand(5); n = 4096; print n; for (i = 0; i < n; i++) print int(1000000*rand()) }' > keys.txt
     printf 'k 128\nj 128 32\n' > command.txt
+    # CAWA's Table 2 size (one million keys), fewer queries (experiments/cawa)
+    awk 'BEGIN { srand(6); n = 1000000; print n; for (i = 0; i < n; i++) print int(100000000*rand()) }' > keys1m.txt
+    printf 'k 1024\nj 1024 256\n' > command1m.txt
 }
+# srad_v1 reads a 502x458 grey PGM (P2) from ../../../data/srad/image.pgm,
+# i.e. DIR/data/srad: a smooth bright disc on a darker field with
+# multiplicative speckle, the kind of ultrasound image the program filters
+in_srad_v1() {
+    mkdir -p ../../../data/srad
+    awk 'BEGIN { srand(7); r = 502; c = 458; print "P2"; print c, r; print 255
+        for (i = 0; i < r; i++) { line = ""
+            for (j = 0; j < c; j++) { d = sqrt((i - 250)^2 + (j - 230)^2)
+                v = (d < 150 ? 180 : 70) * (0.6 + 0.8*rand()); if (v > 255) v = 255
+                line = line int(v) " " }
+            print line } }' > ../../../data/srad/image.pgm
+}
+
+# heartwall: a generated 656x744 grey AVI of 5 frames (heartwall-avi.py;
+# Rodinia's ultrasound video is not in git); $here is experiments/rodinia
+in_heartwall() { python3 "$here/heartwall-avi.py" test.avi 5; }
 
 bfn() { case "$1" in b+tree) echo b_bptree ;; *) echo "b_$1" ;; esac; }
 infn() { case "$1" in b+tree) echo in_bptree ;; *) echo "in_$1" ;; esac; }
 
 
 # the programs, in the order results list them
-rodinia_all="hotspot pathfinder gaussian bfs backprop nw srad_v2 lud kmeans nn b+tree lavaMD streamcluster particlefilter"
+rodinia_all="hotspot pathfinder gaussian bfs backprop nw srad_v1 srad_v2 lud kmeans nn b+tree lavaMD streamcluster particlefilter heartwall"
 
 # rodinia_build SRC OUT PROG: copy PROG's folder of SRC/cuda into OUT/src/PROG,
 # build it there, generate its input and link OUT/PROG to the folder the program

@@ -171,11 +171,52 @@ static void test_bad_parameters_and_files(void **state)
     remove(path);
 }
 
+/* Several launches: each kernel start reads its own launch's lines (the
+ * scan goes on from where the previous launch ended), a launch missing from
+ * the file scores 0, and a file whose launches decrease is refused. */
+static void test_launches_in_order(void **state)
+{
+    (void)state;
+    char path[128], spec[256];
+    tmpname(path, sizeof path);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "# three launches, launch 1 absent\n0 k 0 0 11\n0 k 0 1 12\n"
+               "2 k 0 0 31\n2 k 1 1 42\n3 k 0 0 50\n");
+    fclose(f);
+    struct err e;
+    struct inst o;
+    snprintf(spec, sizeof spec, "caws_oracle:oracle=%s", path);
+    assert_int_equal(inst_open(&o, spec, 0, &e), WS_OK);
+    static const int64_t want[4][2] = {{11, 12}, {0, 0}, {31, 42}, {50, 0}};
+    for (uint32_t l = 0; l < 4; l++) {
+        inst_kernel(&o);
+        /* launch 2: CTA 0 warp 0 and CTA 1 warp 1; others: CTA 0 warps 0, 1 */
+        uint64_t cta1 = l == 2 ? 1 : 0;
+        inst_ev(&o, SCHED_EV_WARP_LAUNCH, 0, 0, 0, 0, 0);
+        inst_ev(&o, SCHED_EV_WARP_LAUNCH, 1, 1, cta1, 1, 0);
+        assert_int_equal(o.score[0], want[l][0]);
+        assert_int_equal(o.score[1], want[l][1]);
+        inst_ev(&o, SCHED_EV_WARP_EXIT, 0, 0, 0, 0, 9);
+        inst_ev(&o, SCHED_EV_WARP_EXIT, 1, 1, 0, 0, 9);
+    }
+    inst_close(&o);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "0 k 0 0 11\n2 k 0 0 31\n1 k 0 0 20\n");
+    fclose(f);
+    assert_int_equal(inst_open(&o, spec, 0, &e), WS_ERR_PARSE);
+    assert_non_null(strstr(e.msg, ":3:"));
+    inst_close(&o);
+    remove(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_record_then_replay_order),
         cmocka_unit_test(test_bad_parameters_and_files),
+        cmocka_unit_test(test_launches_in_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,7 +4,9 @@
  * branch, 2 after the fall-through, both in turn for a diverged warp), the
  * issue-to-issue gaps add to nStall and CPI_avg scales nInst, a warp above
  * its CTA's median is tagged critical, a relaunch resets the slot, and the
- * accuracy statistic compares predictions with the CTA's slowest warps. */
+ * accuracy statistic compares predictions with the CTA's slowest warps, and
+ * the scheduling rank of the CTA's most critical warp (Fig. 12) follows the
+ * issues it receives per interval. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -44,13 +46,13 @@ struct h {
     struct sched_kernel k;
 };
 
-static void h_open(struct h *h, uint32_t nslots)
+static void h_open_spec(struct h *h, uint32_t nslots, const char *spec)
 {
     memset(h, 0, sizeof *h);
     struct param_set ps;
     struct err e;
     err_clear(&e);
-    assert_int_equal(registry_classify("cpl", &h->ops, &ps, &e), WS_OK);
+    assert_int_equal(registry_classify(spec, &h->ops, &ps, &e), WS_OK);
     h->priv = calloc(1, h->ops->priv_size);
     h->board = (struct classify_board){1, h->tag, h->score};
     struct classify_init in = {.nslots = nslots, .n_units = 1, .board = &h->board};
@@ -66,6 +68,11 @@ static void h_open(struct h *h, uint32_t nslots)
     h->k = (struct sched_kernel){.name = "alg2", .m = &h->m, .an = &h->an};
     struct sched_event ev = {.kind = SCHED_EV_KERNEL_START, .slot = -1, .kernel = &h->k};
     h->ops->on_event(h->priv, &ev);
+}
+
+static void h_open(struct h *h, uint32_t nslots)
+{
+    h_open_spec(h, nslots, "cpl");
 }
 
 static void h_launch(struct h *h, uint32_t slot, uint32_t cta, uint64_t now)
@@ -233,6 +240,98 @@ static void test_prediction_accuracy(void **state)
     free(h.priv);
 }
 
+/* Fig. 12 on a CTA of 4 warps, intervals of 10 cycles.  [0,10): first
+ * issues, slot 2 eight cycles late (criticality 2 x 9 + 8 = 26).  [10,20)
+ * opens with slot 2 the most critical; it issues 3 times, slots 0 and 1
+ * once, slot 3 never: rank 1.  [20,30) opens with slot 0 the most critical
+ * (20, tied with slot 1: the lower slot; 13 and 8 below); every warp issues
+ * once: rank 0.5.  Mean 0.75. */
+static void test_critical_rank(void **state)
+{
+    (void)state;
+    struct h h;
+    h_open_spec(&h, 4, "cpl:rank_interval=10");
+    for (uint32_t s = 0; s < 4; s++)
+        h_launch(&h, s, 0, 0);
+    h_issue(&h, 0, 0, 3, 0);
+    h_issue(&h, 1, 0, 1, 1);
+    h_issue(&h, 3, 0, 1, 2);
+    assert_int_equal(h_issue(&h, 2, 0, 1, 8), 26);
+    assert_int_equal(stat_of(&h, "classify_cpl_rank_samples"), 0); /* nobody marked yet */
+    h_issue(&h, 0, 3, 4, 10); /* opens [10,20) */
+    h_issue(&h, 2, 1, 2, 11);
+    h_issue(&h, 2, 2, 4, 12);
+    h_issue(&h, 2, 4, 5, 13);
+    h_issue(&h, 1, 1, 2, 14);
+    assert_int_equal(stat_of(&h, "classify_cpl_rank_samples"), 0); /* still open */
+    assert_int_equal(h.score[0], 20);
+    assert_int_equal(h.score[1], 20);
+    assert_int_equal(h.score[2], 13);
+    assert_int_equal(h.score[3], 8);
+    h_issue(&h, 3, 1, 2, 20); /* closes [10,20): slot 2 ranked 1 */
+    assert_int_equal(stat_of(&h, "classify_cpl_rank_samples"), 1);
+    assert_int_equal(stat_of(&h, "classify_cpl_rank_sum"), 1000000);
+    h_issue(&h, 0, 4, 5, 21);
+    h_issue(&h, 1, 2, 4, 22);
+    h_issue(&h, 2, 5, PC_EXIT, 23);
+    h_issue(&h, 0, 5, PC_EXIT, 30); /* closes [20,30): slot 0 ranked 0.5 */
+    assert_int_equal(stat_of(&h, "classify_cpl_rank_samples"), 2);
+    assert_int_equal(stat_of(&h, "classify_cpl_rank_sum"), 1500000);
+    struct stats *st = stats_new();
+    h.ops->stats(h.priv, st, 1, 0);
+    double mean = 0;
+    assert_int_equal(stats_get(st, "classify_cpl_crit_rank", &mean), 0);
+    assert_true(mean > 0.7499 && mean < 0.7501);
+    stats_free(st);
+    free(h.priv);
+}
+
+/* The marked warp exits before the interval closes, peers launched during
+ * an interval do not count, and rank_interval=0 takes no sample. */
+static void test_critical_rank_exit_and_off(void **state)
+{
+    (void)state;
+    struct h h;
+    h_open_spec(&h, 3, "cpl:rank_interval=10");
+    h_launch(&h, 0, 0, 0);
+    h_launch(&h, 1, 0, 0);
+    h_issue(&h, 0, 0, 1, 0);
+    h_issue(&h, 1, 0, 1, 5); /* slot 1 critical: 2 x 6 + 5 */
+    h_issue(&h, 0, 1, 2, 10); /* opens [10,20), marks slot 1 */
+    h_exit(&h, 1, 12);
+    h_launch(&h, 2, 0, 13);
+    h_issue(&h, 2, 0, 1, 14);
+    h_issue(&h, 0, 2, 4, 20); /* closes: slot 1 gone, no sample */
+    assert_int_equal(stat_of(&h, "classify_cpl_rank_samples"), 0);
+    /* [20,30) marks slot 0 (14 against 5); slot 2 was live all along */
+    h_issue(&h, 2, 1, 2, 21);
+    h_issue(&h, 0, 4, 5, 30);
+    assert_int_equal(stat_of(&h, "classify_cpl_rank_samples"), 1);
+    assert_int_equal(stat_of(&h, "classify_cpl_rank_sum"), 500000);
+    free(h.priv);
+
+    h_open_spec(&h, 2, "cpl:rank_interval=0");
+    h_launch(&h, 0, 0, 0);
+    h_launch(&h, 1, 0, 0);
+    for (uint64_t t = 0; t < 100; t += 3) {
+        h_issue(&h, 0, 0, 1, t);
+        h_issue(&h, 1, 0, 1, t + 1);
+    }
+    assert_int_equal(stat_of(&h, "classify_cpl_rank_samples"), 0);
+    free(h.priv);
+
+    struct param_set ps;
+    struct err e;
+    err_clear(&e);
+    const struct classify_ops *ops;
+    assert_int_equal(registry_classify("cpl:rank_interval=-1", &ops, &ps, &e), WS_OK);
+    void *priv = calloc(1, ops->priv_size);
+    struct classify_board b = {1, h.tag, h.score};
+    struct classify_init in = {.nslots = 2, .n_units = 1, .board = &b};
+    assert_int_not_equal(ops->init(priv, &ps, &in, &e), WS_OK);
+    free(priv);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -240,6 +339,8 @@ int main(void)
         cmocka_unit_test(test_stall_and_cpi),
         cmocka_unit_test(test_critical_above_cta_median),
         cmocka_unit_test(test_prediction_accuracy),
+        cmocka_unit_test(test_critical_rank),
+        cmocka_unit_test(test_critical_rank_exit_and_off),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

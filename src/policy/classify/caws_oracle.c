@@ -21,7 +21,11 @@
  * warp missing from the file scores 0; record mode buffers lines per SM and
  * appends them whenever the SM has no live warp left or the buffer is full
  * (SM 0's init truncates the file), so the file is complete once the run
- * ends; the oracle file is read again at each kernel start. */
+ * ends; the oracle file lists its launches in non-decreasing order (as record
+ * mode writes them: a kernel's warps all exit before the next kernel starts;
+ * a file out of order is refused), so each kernel start reads on from where
+ * the previous launch's lines ended instead of the whole file (a program of
+ * a thousand launches would otherwise read it a thousand times per SM). */
 #include "policy/classify/classify.h"
 
 #include <stdio.h>
@@ -43,6 +47,7 @@ struct orc {
     uint32_t record, nslots;
     const struct classify_board *board;
     uint32_t seq; /* kernel launches seen */
+    long pos;     /* oracle file offset of the first line of launch `seq` or later */
     char kname[ORC_NAME];
     /* per SM slot */
     uint64_t launch[ORC_MAX_SLOTS], cta_id[ORC_MAX_SLOTS];
@@ -94,14 +99,22 @@ static int orc_check_file(const char *path, struct err *e)
         return err_set(e, WS_ERR_IO, "classifier 'caws_oracle': cannot read '%s'", path);
     char line[512];
     unsigned ln = 0;
+    uint32_t last = 0;
     int rc = WS_OK;
     while (rc == WS_OK && fgets(line, sizeof line, f)) {
         ln++;
         uint32_t s = 0, w = 0;
         uint64_t c = 0, y = 0;
-        if (orc_parse(line, &s, &c, &w, &y) < 0 || w >= 1u << 20 || c >= 1ull << 32)
+        int k = orc_parse(line, &s, &c, &w, &y);
+        if (k < 0 || w >= 1u << 20 || c >= 1ull << 32)
             rc = err_set(e, WS_ERR_PARSE,
                          "%s:%u: expected '<launch> <kernel> <cta> <warp> <cycles>'", path, ln);
+        else if (k == 1 && s < last)
+            rc = err_set(e, WS_ERR_PARSE,
+                         "%s:%u: launch %u after launch %u (launches must not decrease)", path,
+                         ln, s, last);
+        else if (k == 1)
+            last = s;
     }
     fclose(f);
     return rc;
@@ -153,9 +166,11 @@ static void orc_flush(struct orc *o)
     o->nbuf = 0;
 }
 
-/* Entries of launch `seq` in the oracle file: table dimensions, and when
- * `table` is given, fill it. */
-static void orc_scan(const char *path, uint32_t seq, uint64_t *ctas, uint64_t *warps,
+/* Entries of launch `seq` in the oracle file, read from offset `*pos` (the
+ * first line of launch `seq` or later) up to the first line of a later
+ * launch: table dimensions, and when `table` is given, fill it and move
+ * `*pos` past the launch's lines. */
+static void orc_scan(const char *path, uint32_t seq, long *pos, uint64_t *ctas, uint64_t *warps,
                      uint64_t *table)
 {
     FILE *f = path[0] ? fopen(path, "r") : NULL;
@@ -163,10 +178,17 @@ static void orc_scan(const char *path, uint32_t seq, uint64_t *ctas, uint64_t *w
         return;
     char line[512];
     uint64_t nc = 0, nw = 0;
+    long at = *pos;
+    if (fseek(f, at, SEEK_SET) != 0)
+        at = 0, rewind(f);
     while (fgets(line, sizeof line, f)) {
         uint32_t s, w;
         uint64_t c, y;
-        if (orc_parse(line, &s, &c, &w, &y) != 1 || s != seq)
+        int k = orc_parse(line, &s, &c, &w, &y);
+        if (k == 1 && s > seq)
+            break;
+        at = ftell(f);
+        if (k != 1 || s != seq)
             continue;
         if (table && c < *ctas && w < *warps)
             table[c * *warps + w] = y;
@@ -174,6 +196,8 @@ static void orc_scan(const char *path, uint32_t seq, uint64_t *ctas, uint64_t *w
         nw = w + 1 > nw ? w + 1 : nw;
     }
     fclose(f);
+    if (table)
+        *pos = at;
     if (!table) {
         *ctas = nc;
         *warps = nw;
@@ -187,7 +211,8 @@ static size_t orc_scratch(const void *priv, const struct sched_kernel *k)
     if (o->record)
         return 0;
     uint64_t c = 0, w = 0;
-    orc_scan(o->path, o->seq, &c, &w, NULL);
+    long pos = o->pos;
+    orc_scan(o->path, o->seq, &pos, &c, &w, NULL);
     return (size_t)(c * w * sizeof(uint64_t));
 }
 
@@ -218,10 +243,10 @@ static void orc_kernel(struct orc *o, const struct sched_kernel *k)
     o->table = NULL;
     o->tctas = o->twarps = 0;
     if (!o->record && k->scratch) {
-        orc_scan(o->path, o->seq, &o->tctas, &o->twarps, NULL);
+        orc_scan(o->path, o->seq, &o->pos, &o->tctas, &o->twarps, NULL);
         if (o->tctas * o->twarps * sizeof(uint64_t) <= k->scratch_size) {
             o->table = k->scratch;
-            orc_scan(o->path, o->seq, &o->tctas, &o->twarps, o->table);
+            orc_scan(o->path, o->seq, &o->pos, &o->tctas, &o->twarps, o->table);
         }
     }
     o->seq++;

@@ -34,7 +34,27 @@
  *    of its last issue.
  *  - Median test: critical iff 2 x (warps of the CTA with a smaller
  *    criticality) > (live warps of the CTA) - 1; with all equal none is.
- *  - An ISSUE event is one instruction (a wide warp's sub-warps each count). */
+ *  - An ISSUE event is one instruction (a wide warp's sub-warps each count).
+ *
+ * The critical warp's scheduling rank over time (CAWA Fig. 12): time is cut
+ * into intervals of rank_interval core cycles.  When an interval opens (at
+ * the first issue on the SM at or after its start), each CTA's most critical
+ * warp is marked: the highest criticality among its warps CPL calls
+ * critical, the lowest slot on ties (none when no warp is above the median).
+ * When it closes, the marked warp, if still live, is ranked by the
+ * instructions it issued in the interval against the other warps of its CTA
+ * that were live for the whole interval: rank = (peers that issued fewer +
+ * half the peers that issued as many) / peers, 0 = it issued least, 1 = it
+ * issued most, 0.5 = an even share.  classify_cpl_crit_rank averages the
+ * ranks (x 15 is the paper's y-axis for a CTA of 16 warps); the timeline
+ * columns of the rank sum (millionths) and sample count give it per
+ * --timeline interval.
+ * [CHOICE]s: the rank is read from the issues the warp received (what the
+ * scheduler's priority order gave it), not from a scheduler's internal order,
+ * so it means the same under every scheduler (RR gives about 0.5); intervals
+ * of 1000 cycles by default; warps that exit or launch during an interval
+ * are not its peers; an interval is ranked when the SM's next issue comes
+ * after its end, so the last one of a run is not. */
 #include "policy/classify/classify.h"
 
 #include "analysis/analysis.h"
@@ -48,8 +68,10 @@ struct cpl_warp {
     uint64_t launch, last_issue, issued;
     uint64_t crit_issues; /* issues after which it was predicted critical */
     uint64_t exec;        /* launch to exit, once done */
+    uint64_t ivl_issues;  /* issues in the current rank interval */
     uint32_t cta;
     uint8_t live, done;   /* done: exited, its CTA not yet evaluated */
+    uint8_t in_ivl, marked; /* live when the interval opened; its CTA's critical warp */
 };
 
 struct cpl {
@@ -60,13 +82,26 @@ struct cpl {
     uint64_t reqs, reqs_critical; /* memory instructions classified, as critical */
     uint64_t acc_warps, acc_correct;    /* warps evaluated, prediction = outcome */
     uint64_t acc_ctas, acc_slowest_hit; /* CTAs evaluated, slowest warp predicted */
+    uint64_t rank_interval, ivl_end;    /* Fig. 12: interval length, end of the open one */
+    uint64_t rank_samples, rank_sum;    /* ranks taken, their sum in millionths */
+};
+
+static const struct param_desc cpl_params[] = {
+    {"rank_interval", PARAM_INT, "1000",
+     "cycles per interval of the critical warp's scheduling rank (Fig. 12); 0 = off"},
+    {NULL, PARAM_INT, NULL, NULL},
 };
 
 static int cpl_init(void *priv, const struct param_set *p, const struct classify_init *in,
                     struct err *e)
 {
     struct cpl *c = priv;
-    (void)p;
+    int64_t ri = param_int(p, "rank_interval");
+    if (ri < 0)
+        return err_set(e, WS_ERR_INVALID,
+                       "classifier 'cpl': rank_interval must be 0 or more cycles, got %lld",
+                       (long long)ri);
+    c->rank_interval = (uint64_t)ri;
     if (in->nslots > CPL_MAX_SLOTS)
         return err_set(e, WS_ERR_INVALID, "classifier 'cpl': at most %d warp slots per SM, got %u",
                        CPL_MAX_SLOTS, in->nslots);
@@ -175,6 +210,56 @@ static void cpl_evaluate(struct cpl *c, uint32_t cta)
             c->w[i].done = 0;
 }
 
+/* Fig. 12: rank each marked warp still live by its issues in the interval
+ * that ends, against its CTA's peers live for the whole interval. */
+static void cpl_rank_close(struct cpl *c)
+{
+    for (uint32_t s = 0; s < c->nslots; s++) {
+        const struct cpl_warp *w = &c->w[s];
+        if (!w->marked || !w->live)
+            continue;
+        uint64_t peers = 0, fewer = 0, same = 0;
+        for (uint32_t i = 0; i < c->nslots; i++) {
+            const struct cpl_warp *o = &c->w[i];
+            if (i == s || !o->live || !o->in_ivl || o->cta != w->cta)
+                continue;
+            peers++;
+            fewer += o->ivl_issues < w->ivl_issues;
+            same += o->ivl_issues == w->ivl_issues;
+        }
+        if (!peers)
+            continue;
+        c->rank_samples++;
+        c->rank_sum += (2 * fewer + same) * 500000 / peers;
+    }
+}
+
+/* Open the interval holding `now`: clear the issue counts and mark each
+ * CTA's most critical warp. */
+static void cpl_rank_open(struct cpl *c, uint64_t now)
+{
+    c->ivl_end = now - now % c->rank_interval + c->rank_interval;
+    for (uint32_t s = 0; s < c->nslots; s++) {
+        struct cpl_warp *w = &c->w[s];
+        w->ivl_issues = 0;
+        w->in_ivl = w->live;
+        w->marked = 0;
+    }
+    for (uint32_t s = 0; s < c->nslots; s++) {
+        struct cpl_warp *w = &c->w[s];
+        if (!w->live || !cpl_is_critical(c, s))
+            continue;
+        int top = 1;
+        for (uint32_t i = 0; i < c->nslots && top; i++) {
+            const struct cpl_warp *o = &c->w[i];
+            if (i != s && o->live && o->cta == w->cta &&
+                (o->crit > w->crit || (o->crit == w->crit && i < s)))
+                top = 0;
+        }
+        w->marked = (uint8_t)top;
+    }
+}
+
 static void cpl_exit(struct cpl *c, uint32_t s, uint64_t now)
 {
     struct cpl_warp *w = &c->w[s];
@@ -205,7 +290,12 @@ static void cpl_event(void *priv, const struct sched_event *ev)
     } else if (ev->kind == SCHED_EV_WARP_EXIT && w->live) {
         cpl_exit(c, s, ev->now);
     } else if (ev->kind == SCHED_EV_ISSUE && w->live) {
+        if (c->rank_interval && ev->now >= c->ivl_end) {
+            cpl_rank_close(c);
+            cpl_rank_open(c, ev->now);
+        }
         cpl_issue(c, s, ev);
+        w->ivl_issues++;
     }
 }
 
@@ -232,10 +322,23 @@ static void cpl_stats(void *priv, struct stats *s, uint32_t instances, size_t st
                   &c->acc_slowest_hit, instances, stride);
     stats_ratio(s, "classify_cpl_slowest_accuracy", "share of CTAs whose slowest warp CPL predicted",
                 "classify_cpl_slowest_predicted", "classify_cpl_acc_ctas", 1.0);
+    stats_counter(s, "classify_cpl_rank_samples",
+                  "intervals x CTAs in which the CTA's most critical warp was ranked (Fig. 12)",
+                  &c->rank_samples, instances, stride);
+    stats_counter(s, "classify_cpl_rank_sum",
+                  "sum of those ranks in millionths (0 = issued least in its CTA, 1e6 = most)",
+                  &c->rank_sum, instances, stride);
+    stats_ratio(s, "classify_cpl_crit_rank",
+                "mean scheduling rank of the CTA's most critical warp by issues per interval, 0 "
+                "(least) to 1 (most); 0.5 = even share (CAWA Fig. 12)",
+                "classify_cpl_rank_sum", "classify_cpl_rank_samples", 1e-6);
+    stats_timeline_column(s, "classify_cpl_rank_sum", &c->rank_sum, instances, stride);
+    stats_timeline_column(s, "classify_cpl_rank_samples", &c->rank_samples, instances, stride);
 }
 
 CLASSIFY_POLICY(cpl,
                 .desc = "CAWA criticality prediction: nInst x CPI_avg + nStall per warp, tag 1 "
                         "above the CTA median (Lee ISCA 2015)",
-                .priv_size = sizeof(struct cpl), .init = cpl_init, .tag = cpl_tag,
+                .priv_size = sizeof(struct cpl), .params = cpl_params, .init = cpl_init,
+                .tag = cpl_tag,
                 .on_event = cpl_event, .stats = cpl_stats);
