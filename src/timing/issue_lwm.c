@@ -10,9 +10,19 @@
  * the same) but never reach a scheduler.  A scheduler picks among large
  * warps.
  *
- * Sub-warp formation.  Each time the large warp is picked, one sub-warp
- * issues: for every lane column, the lowest row's thread that is active,
- * has not yet executed the instruction and is not busy ([CHOICE] SPEC 6.1:
+ * Sub-warp formation.  The scheduler policy chooses a large warp per
+ * instruction: once chosen, the large warp issues one sub-warp per cycle
+ * until every active thread issued the instruction (sm.c: the instruction
+ * sits in the sub-warping stage, as in the paper's pipeline; were the
+ * policy to choose per sub-warp, round robin would interleave the sub-warps
+ * of all large warps, advance them in lock step and finish their branches
+ * together).  When the chosen large warp cannot form a sub-warp in a cycle
+ * (its remaining threads busy or their rows waiting on a load), the policy
+ * chooses among the others ([CHOICE]: the slides do not say; a stalled
+ * in-order stage would leave a bubble, but warpsim's loads, as its
+ * baseline's, do not block a warp as a whole).  Each sub-warp takes, for
+ * every lane column, the lowest row's thread that is active, has not yet
+ * executed the instruction and is not busy ([CHOICE] SPEC 6.1:
  * lowest row first).  The instruction finishes, and the stack is updated
  * once, when its last active thread has issued; the number of sub-warps is
  * the largest count of active threads in one column.  A sub-warp goes down

@@ -675,7 +675,16 @@ static int unit_cycle(struct sm *sm, uint32_t u, uint64_t now, struct err *e)
         return WS_OK;
     }
     U->view.ready = ready;
-    int pick = U->ops->pick(U->priv, &U->view);
+    /* issue model lwm: the large warp whose instruction the scheduler last
+     * chose keeps issuing its sub-warps, one per cycle, while it can (the
+     * instruction sits in the sub-warping stage; issue_lwm.c); the policy
+     * chooses the next large-warp instruction */
+    int last = U->view.last_issued;
+    int pick = last >= 0 && (ready >> last & 1) &&
+                       sm->warps[(uint32_t)last * sm->nunits + u].lw &&
+                       sm->warps[(uint32_t)last * sm->nunits + u].lw->ww.in_flight
+                   ? last
+                   : U->ops->pick(U->priv, &U->view);
     if (pick < 0) {
         classify(sm, U, CLS_HELD, 1);
         return WS_OK;

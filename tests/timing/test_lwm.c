@@ -162,6 +162,77 @@ static void test_unconditional_branch_one_subwarp(void **state)
     assert_int_equal(y.warp_insn - x.warp_insn, iters * nbra * 8);
 }
 
+/* Every thread runs `iters` iterations of `d` independent adds; out[tid] =
+ * iters * d. */
+static char *full_ptx(unsigned d)
+{
+    size_t cap = 2048 + (size_t)d * 32;
+    char *p = malloc(cap);
+    assert_non_null(p);
+    int n = snprintf(p, cap,
+                     ".version 7.0\n.target sm_70\n.address_size 64\n"
+                     ".visible .entry k(.param .u64 out, .param .u32 iters)\n{\n"
+                     ".reg .pred %%p<2>;\n.reg .b32 %%r<64>;\n.reg .b64 %%rd<4>;\n"
+                     "ld.param.u64 %%rd1, [out];\nld.param.u32 %%r60, [iters];\n"
+                     "mov.u32 %%r50, %%tid.x;\nmov.u32 %%r61, 0;\nmov.u32 %%r1, 0;\n"
+                     "$L_loop:\nadd.s32 %%r61, %%r61, 1;\n");
+    for (unsigned i = 0; i < d; i++)
+        n += snprintf(p + n, cap - (size_t)n, "add.s32 %%r1, %%r1, 1;\n");
+    snprintf(p + n, cap - (size_t)n,
+             "setp.lt.u32 %%p1, %%r61, %%r60;\n@%%p1 bra $L_loop;\n"
+             "mul.wide.u32 %%rd2, %%r50, 4;\nadd.s64 %%rd3, %%rd1, %%rd2;\n"
+             "st.global.u32 [%%rd3], %%r1;\nret;\n}\n");
+    return p;
+}
+
+/* Cycles of a CTA of `threads` threads (large warps of 8 rows) running
+ * full_ptx(d) for `iters` iterations. */
+static uint64_t full_run(uint32_t threads, unsigned d, uint32_t iters)
+{
+    ws_gpu *gpu = gpu_open("lwm", NULL);
+    char *ptx = full_ptx(d);
+    ws_module *mod;
+    if (ws_module_load_string(gpu, ptx, "full.ptx", &mod) != WS_OK)
+        fail_msg("%s", ws_last_error(gpu));
+    free(ptx);
+    ws_devptr out;
+    assert_int_equal(ws_malloc(gpu, threads * 4, &out), WS_OK);
+    void *args[] = {&out, &iters};
+    if (ws_launch(mod, "k", ws_dim(1, 1, 1), ws_dim(threads, 1, 1), 0, args) != WS_OK)
+        fail_msg("%s", ws_last_error(gpu));
+    uint32_t *v = malloc(threads * 4);
+    assert_non_null(v);
+    assert_int_equal(ws_memcpy_dtoh(gpu, v, out, threads * 4), WS_OK);
+    for (uint32_t t = 0; t < threads; t++)
+        assert_int_equal(v[t], iters * d);
+    free(v);
+    uint64_t c = stat(gpu, "gpu_sim_cycle");
+    ws_gpu_free(gpu);
+    return c;
+}
+
+/* The paper's pipeline issues the sub-warps of a fetched large-warp
+ * instruction in consecutive cycles (the instruction sits in the
+ * sub-warping stage); round robin chooses among large warps per
+ * instruction, not per sub-warp.  Two large warps of 8 full rows then keep
+ * the single 32-lane pipeline busy every cycle: while one waits for the
+ * last sub-warp of its loop branch to complete (4 cycles), the other issues
+ * its 8 sub-warps of the next instruction.  Interleaving sub-warps of the
+ * two large warps would finish both branches together and leave both
+ * waiting. */
+static void test_subwarps_consecutive(void **state)
+{
+    (void)state;
+    const unsigned d = 6;
+    const uint32_t i1 = 20, i2 = 60;
+    uint64_t a = full_run(512, d, i1), b = full_run(512, d, i2);
+    double per_iter = (double)(b - a) / (double)(i2 - i1);
+    /* counter add, d adds, setp, branch: 8 sub-warps each, 2 large warps */
+    double want = 2.0 * 8.0 * (d + 3);
+    print_message("%.2f cycles per iteration (%.0f without bubbles)\n", per_iter, want);
+    assert_true(per_iter > want - 0.01 && per_iter < want + 0.01);
+}
+
 /* out[t] = sum over rounds of sh[(t + round) % n] where every thread writes
  * sh[t] = t * (round + 1) between two barriers. */
 static const char bar_ptx[] =
@@ -260,6 +331,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_subwarp_example),
         cmocka_unit_test(test_unconditional_branch_one_subwarp),
+        cmocka_unit_test(test_subwarps_consecutive),
         cmocka_unit_test(test_barriers_in_large_warps),
         cmocka_unit_test(test_lwm_two_level_timeout),
     };
