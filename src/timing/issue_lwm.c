@@ -115,14 +115,27 @@ void issue_lwm_group(struct sm *sm, uint32_t slot, uint32_t wi)
     w->lw = lw;
 }
 
+/* Rows with a load in flight (data not yet returned). */
+static uint32_t lwm_rows_loading(const struct sm_lwm *lw)
+{
+    uint32_t m = 0;
+    for (size_t i = 0; i < lw->nloads; i++)
+        for (uint32_t r = 0; r < lw->ww.rows; r++)
+            if (lw->loads[i].left[r])
+                m |= 1u << r;
+    return m;
+}
+
 /* Rows whose threads may join a sub-warp of the instruction at pc: those
  * that already issued some of its threads, and those whose own scoreboard
- * shows no hazard for it. */
+ * shows no hazard for it (under sm.barrel, those with no load in flight). */
 static uint32_t lwm_rows_ok(const struct sm *sm, const struct sm_lwm *lw, uint32_t pc)
 {
     uint32_t ok = lw->ww.in_flight ? lw->started : 0;
+    uint32_t busy = sm->cfg->barrel ? lwm_rows_loading(lw) : 0;
     for (uint32_t r = 0; r < lw->ww.rows; r++)
-        if (!(ok >> r & 1) && !scoreboard_hazard(&sm->sb, lw->row_slot[r], &sm->L->regs[pc]))
+        if (!(ok >> r & 1) && !(busy >> r & 1) &&
+            !scoreboard_hazard(&sm->sb, lw->row_slot[r], &sm->L->regs[pc]))
             ok |= 1u << r;
     return ok;
 }

@@ -419,6 +419,9 @@ void sm_warp_refresh(struct sm *sm, uint32_t slot)
     if (w->lw ? !issue_lwm_ready(sm, slot, sm->now)
               : scoreboard_hazard(&sm->sb, slot, &L->regs[pc]))
         return;
+    /* barrel processing: nothing of the warp may be in flight */
+    if (!w->lw && sm->cfg->barrel && (w->pend_wb || w->pend_mem))
+        return;
     U->can_issue |= bit;
 }
 
