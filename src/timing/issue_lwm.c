@@ -42,7 +42,10 @@
  *    tracked per row of 32 threads, the unit the restructured register file
  *    reads, not per thread).  A row joins the sub-warps of an instruction once
  *    its scoreboard clears; rows that already issued some of the
- *    instruction's threads are not checked again.
+ *    instruction's threads are not checked again.  Under sm.barrel (barrel
+ *    processing, as the paper's core) a row with any load in flight joins
+ *    no sub-warp: a load's busy bits last until its data returned
+ *    ([CHOICE]: per row, as loads are tracked).
  *  - After a conditional branch the large warp waits until the branch's last
  *    sub-warp completed (its divergence outcome is known only then).
  *  - An unconditional branch issues as one sub-warp in one cycle whatever

@@ -7,6 +7,11 @@
  *    utilisation instead of half);
  *  - an unconditional branch issues as one sub-warp, a conditional one as
  *    many as its active threads need;
+ *  - the sub-warps of an instruction issue in consecutive cycles (round
+ *    robin chooses per large-warp instruction), so two large warps fill
+ *    each other's branch holds;
+ *  - sm.barrel: a warp's next instruction waits for the previous one to
+ *    complete, a load's data included, for a warp and for a large warp;
  *  - barriers inside large warps (several rows, a CTA of two large warps, a
  *    CTA whose last large warp has fewer rows) do not deadlock and give the
  *    CPU answer, in the same cycles with and without idle-cycle skipping;
