@@ -16,7 +16,7 @@ static void bj_sizes(enum wl_size s, uint32_t *players, uint32_t *hands)
         *players = 2048, *hands = 4;
         return;
     case WL_MEDIUM:
-        *players = 16384, *hands = 16;
+        *players = 8192, *hands = 8;
         return;
     case WL_LARGE:
         *players = 131072, *hands = 64;
