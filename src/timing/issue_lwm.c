@@ -270,7 +270,8 @@ int issue_lwm(struct sm *sm, uint32_t slot, uint64_t now, struct err *e)
     struct sm_lwm *lw = w->lw;
     struct func_wide_warp *ww = &lw->ww;
     uint32_t pend[FUNC_WIDE_MAX_ROWS], sub[FUNC_WIDE_MAX_ROWS];
-    if (!ww->in_flight)
+    lw->first = !ww->in_flight;
+    if (lw->first)
         lw->started = 0;
     uint32_t pc = func_wide_pending(ww, pend);
     ws_assert(pc != PC_EXIT);
