@@ -161,8 +161,8 @@ static const struct cfg_key cfg_keys[] = {
      "MICRO 2011)", 0, 0},
     K_BOOL("sm.barrel", barrel, "0",
            "barrel processing (Narasiman MICRO 2011): a warp issues its next instruction only "
-           "once its previous ones completed (results written back, loads' data returned, "
-           "stores out of the LD/ST unit); under sm.issue_model=lwm a row of a large warp "
+           "once its previous ones completed (results written back, loads' data returned; "
+           "a store once the LD/ST unit took it); under sm.issue_model=lwm a row of a large warp "
            "with a load in flight joins no sub-warp; 0 = a scoreboard lets independent "
            "instructions issue"),
     K_U32("lwm.rows", lwm_rows, "8", 1, 16,

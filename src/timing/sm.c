@@ -419,8 +419,9 @@ void sm_warp_refresh(struct sm *sm, uint32_t slot)
     if (w->lw ? !issue_lwm_ready(sm, slot, sm->now)
               : scoreboard_hazard(&sm->sb, slot, &L->regs[pc]))
         return;
-    /* barrel processing: nothing of the warp may be in flight */
-    if (!w->lw && sm->cfg->barrel && (w->pend_wb || w->pend_mem))
+    /* barrel processing: no result of the warp may be in flight (a store
+     * completes when the LD/ST unit takes it, as a large warp's) */
+    if (!w->lw && sm->cfg->barrel && (w->pend_wb || w->pend_mem > w->pend_stores))
         return;
     U->can_issue |= bit;
 }
