@@ -13,7 +13,7 @@ static void bj_sizes(enum wl_size s, uint32_t *players, uint32_t *hands)
 {
     switch (s) {
     case WL_SMALL:
-        *players = 2048, *hands = 4;
+        *players = 2048, *hands = 2;
         return;
     case WL_MEDIUM:
         *players = 8192, *hands = 8;

@@ -15,7 +15,7 @@ static uint32_t vit_frames(enum wl_size s)
 {
     switch (s) {
     case WL_SMALL:
-        return 8192;
+        return 4096;
     case WL_MEDIUM:
         return 65536; /* 4M code bits with 2 per message bit: the slides' 4M */
     case WL_LARGE:
