@@ -11,6 +11,10 @@ import sys
 
 # The slides (SPEC-policies 6.1-6.3): speedups over round robin on one core.
 PAPER = {"tl": "+9.9 %", "lwm": "+7.9 %", "lwm_tl": "+19.1 %"}
+# Our kernels for the slides' 12 benchmarks; the others (gc, memc,
+# spmv_scalar, backp, srad, lud, vecadd) are warpsim's own.
+SLIDES = {"blackjack", "decrypt", "sort", "viterbi", "bfs", "kmeans", "ndl", "hotsp", "reduce",
+          "histo", "matmul", "blackscholes"}
 
 
 def hmean(xs):
@@ -68,6 +72,8 @@ def main():
                                              pct(speedup(w, "lwm")), pct(speedup(w, "lwm_tl"))))
     print("| harmonic mean | | %s | %s | %s |" % tuple(
         pct(hmean([speedup(w, k) for w in wls])) for k in ("tl", "lwm", "lwm_tl")))
+    print("| harmonic mean, the slides' benchmarks | | %s | %s | %s |" % tuple(
+        pct(hmean([speedup(w, k) for w in wls if w in SLIDES])) for k in ("tl", "lwm", "lwm_tl")))
     print("| slides | | %s | %s | %s |\n" % (PAPER["tl"], PAPER["lwm"], PAPER["lwm_tl"]))
 
     print("## SIMD utilisation (active lanes per issued (sub-)warp / 32)\n")

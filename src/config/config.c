@@ -159,6 +159,12 @@ static const struct cfg_key cfg_keys[] = {
      "how a picked warp's instruction issues (timing/issue.h): warp = the whole 32-lane warp "
      "as one step; lwm = large warps of lwm.rows x 32 threads issued as sub-warps (Narasiman "
      "MICRO 2011)", 0, 0},
+    K_BOOL("sm.barrel", barrel, "0",
+           "barrel processing (Narasiman MICRO 2011): a warp issues its next instruction only "
+           "once its previous ones completed (results written back, loads' data returned; "
+           "a store once the LD/ST unit took it); under sm.issue_model=lwm a row of a large warp "
+           "with a load in flight joins no sub-warp; 0 = a scoreboard lets independent "
+           "instructions issue"),
     K_U32("lwm.rows", lwm_rows, "8", 1, 16,
           "rows of 32 threads per large warp under sm.issue_model=lwm (slides: 256-thread "
           "warps, 8 rows, are best); a CTA's warps are grouped in launch order"),

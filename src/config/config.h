@@ -68,6 +68,7 @@ struct gpu_config {
     char classifier[CONFIG_NAME_MAX]; /* request classifier spec (src/policy/classify/), "none" */
     char issue_model[16];        /* how a picked warp's instruction issues: "warp", "lwm" */
     uint32_t lwm_rows;           /* rows of 32 threads per large warp (issue model lwm) */
+    uint32_t barrel;             /* 1: a warp issues only once its previous instructions completed */
 
     /* execution units: count = pipeline registers (units that can accept an
      * instruction per cycle), latency and initiation interval in core cycles */

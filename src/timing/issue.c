@@ -169,6 +169,7 @@ void issue_dispatch(struct sm *sm, uint32_t slot, const struct func_trace *tr, u
     iev.now = now;
     iev.next_pc = npc;
     iev.taken = ic == ICLASS_BRANCH && npc != pc + 1;
+    iev.cont = (uint8_t)(lwm && !w->lw->first);
     sm_warp_event(sm, (int32_t)slot, &iev);
 }
 

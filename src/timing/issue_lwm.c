@@ -10,9 +10,19 @@
  * the same) but never reach a scheduler.  A scheduler picks among large
  * warps.
  *
- * Sub-warp formation.  Each time the large warp is picked, one sub-warp
- * issues: for every lane column, the lowest row's thread that is active,
- * has not yet executed the instruction and is not busy ([CHOICE] SPEC 6.1:
+ * Sub-warp formation.  The scheduler policy chooses a large warp per
+ * instruction: once chosen, the large warp issues one sub-warp per cycle
+ * until every active thread issued the instruction (sm.c: the instruction
+ * sits in the sub-warping stage, as in the paper's pipeline; were the
+ * policy to choose per sub-warp, round robin would interleave the sub-warps
+ * of all large warps, advance them in lock step and finish their branches
+ * together).  When the chosen large warp cannot form a sub-warp in a cycle
+ * (its remaining threads busy or their rows waiting on a load), the policy
+ * chooses among the others ([CHOICE]: the slides do not say; a stalled
+ * in-order stage would leave a bubble, but warpsim's loads, as its
+ * baseline's, do not block a warp as a whole).  Each sub-warp takes, for
+ * every lane column, the lowest row's thread that is active, has not yet
+ * executed the instruction and is not busy ([CHOICE] SPEC 6.1:
  * lowest row first).  The instruction finishes, and the stack is updated
  * once, when its last active thread has issued; the number of sub-warps is
  * the largest count of active threads in one column.  A sub-warp goes down
@@ -32,7 +42,10 @@
  *    tracked per row of 32 threads, the unit the restructured register file
  *    reads, not per thread).  A row joins the sub-warps of an instruction once
  *    its scoreboard clears; rows that already issued some of the
- *    instruction's threads are not checked again.
+ *    instruction's threads are not checked again.  Under sm.barrel (barrel
+ *    processing, as the paper's core) a row with any load in flight joins
+ *    no sub-warp: a load's busy bits last until its data returned
+ *    ([CHOICE]: per row, as loads are tracked).
  *  - After a conditional branch the large warp waits until the branch's last
  *    sub-warp completed (its divergence outcome is known only then).
  *  - An unconditional branch issues as one sub-warp in one cycle whatever
@@ -105,14 +118,27 @@ void issue_lwm_group(struct sm *sm, uint32_t slot, uint32_t wi)
     w->lw = lw;
 }
 
+/* Rows with a load in flight (data not yet returned). */
+static uint32_t lwm_rows_loading(const struct sm_lwm *lw)
+{
+    uint32_t m = 0;
+    for (size_t i = 0; i < lw->nloads; i++)
+        for (uint32_t r = 0; r < lw->ww.rows; r++)
+            if (lw->loads[i].left[r])
+                m |= 1u << r;
+    return m;
+}
+
 /* Rows whose threads may join a sub-warp of the instruction at pc: those
  * that already issued some of its threads, and those whose own scoreboard
- * shows no hazard for it. */
+ * shows no hazard for it (under sm.barrel, those with no load in flight). */
 static uint32_t lwm_rows_ok(const struct sm *sm, const struct sm_lwm *lw, uint32_t pc)
 {
     uint32_t ok = lw->ww.in_flight ? lw->started : 0;
+    uint32_t busy = sm->cfg->barrel ? lwm_rows_loading(lw) : 0;
     for (uint32_t r = 0; r < lw->ww.rows; r++)
-        if (!(ok >> r & 1) && !scoreboard_hazard(&sm->sb, lw->row_slot[r], &sm->L->regs[pc]))
+        if (!(ok >> r & 1) && !(busy >> r & 1) &&
+            !scoreboard_hazard(&sm->sb, lw->row_slot[r], &sm->L->regs[pc]))
             ok |= 1u << r;
     return ok;
 }
@@ -244,7 +270,8 @@ int issue_lwm(struct sm *sm, uint32_t slot, uint64_t now, struct err *e)
     struct sm_lwm *lw = w->lw;
     struct func_wide_warp *ww = &lw->ww;
     uint32_t pend[FUNC_WIDE_MAX_ROWS], sub[FUNC_WIDE_MAX_ROWS];
-    if (!ww->in_flight)
+    lw->first = !ww->in_flight;
+    if (lw->first)
         lw->started = 0;
     uint32_t pc = func_wide_pending(ww, pend);
     ws_assert(pc != PC_EXIT);

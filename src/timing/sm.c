@@ -419,6 +419,10 @@ void sm_warp_refresh(struct sm *sm, uint32_t slot)
     if (w->lw ? !issue_lwm_ready(sm, slot, sm->now)
               : scoreboard_hazard(&sm->sb, slot, &L->regs[pc]))
         return;
+    /* barrel processing: no result of the warp may be in flight (a store
+     * completes when the LD/ST unit takes it, as a large warp's) */
+    if (!w->lw && sm->cfg->barrel && (w->pend_wb || w->pend_mem > w->pend_stores))
+        return;
     U->can_issue |= bit;
 }
 
@@ -675,7 +679,16 @@ static int unit_cycle(struct sm *sm, uint32_t u, uint64_t now, struct err *e)
         return WS_OK;
     }
     U->view.ready = ready;
-    int pick = U->ops->pick(U->priv, &U->view);
+    /* issue model lwm: the large warp whose instruction the scheduler last
+     * chose keeps issuing its sub-warps, one per cycle, while it can (the
+     * instruction sits in the sub-warping stage; issue_lwm.c); the policy
+     * chooses the next large-warp instruction */
+    int last = U->view.last_issued;
+    int pick = last >= 0 && (ready >> last & 1) &&
+                       sm->warps[(uint32_t)last * sm->nunits + u].lw &&
+                       sm->warps[(uint32_t)last * sm->nunits + u].lw->ww.in_flight
+                   ? last
+                   : U->ops->pick(U->priv, &U->view);
     if (pick < 0) {
         classify(sm, U, CLS_HELD, 1);
         return WS_OK;

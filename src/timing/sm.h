@@ -73,6 +73,7 @@ struct sm_lwm {
     uint32_t row_slot[FUNC_WIDE_MAX_ROWS]; /* the slot of each row (its scoreboard) */
     uint32_t started;  /* rows that issued threads of the instruction in flight */
     uint32_t cur_rows; /* rows of the sub-warp being dispatched */
+    uint8_t first;     /* the sub-warp being dispatched is its instruction's first */
     uint64_t free_at[FUNC_WIDE_MAX_ROWS][32]; /* cycle each thread's last sub-warp completes */
     uint64_t hold_until; /* after a conditional branch: its last sub-warp's completion */
     struct sm_lwm_load *loads;

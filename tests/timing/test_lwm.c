@@ -7,12 +7,17 @@
  *    utilisation instead of half);
  *  - an unconditional branch issues as one sub-warp, a conditional one as
  *    many as its active threads need;
+ *  - the sub-warps of an instruction issue in consecutive cycles (round
+ *    robin chooses per large-warp instruction), so two large warps fill
+ *    each other's branch holds;
+ *  - sm.barrel: a warp's next instruction waits for the previous one to
+ *    complete, a load's data included, for a warp and for a large warp;
  *  - barriers inside large warps (several rows, a CTA of two large warps, a
  *    CTA whose last large warp has fewer rows) do not deadlock and give the
  *    CPU answer, in the same cycles with and without idle-cycle skipping;
  *  - LWM with two-level scheduling over fetch groups of one large warp
- *    (two_level_fg:group=8): the forced switch after `timeout` instructions
- *    happens when no large warp ever stalls. */
+ *    (two_level_fg:group=8): the forced switch after `timeout` large-warp
+ *    instructions happens when no large warp ever stalls. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -162,6 +167,121 @@ static void test_unconditional_branch_one_subwarp(void **state)
     assert_int_equal(y.warp_insn - x.warp_insn, iters * nbra * 8);
 }
 
+/* Every thread runs `iters` iterations of a loop: with `ld` a shared-memory
+ * load whose value nothing reads, then `d` adds into 8 registers in turn (at
+ * most one in 8 depends on the one before); out[tid] = iters. */
+static char *full_ptx(unsigned d, int ld)
+{
+    size_t cap = 2048 + (size_t)d * 40;
+    char *p = malloc(cap);
+    assert_non_null(p);
+    int n = snprintf(p, cap,
+                     ".version 7.0\n.target sm_70\n.address_size 64\n"
+                     ".visible .entry k(.param .u64 out, .param .u32 iters)\n{\n"
+                     ".reg .pred %%p<2>;\n.reg .b32 %%r<64>;\n.reg .b64 %%rd<4>;\n"
+                     ".shared .align 4 .b32 sh[32];\n"
+                     "ld.param.u64 %%rd1, [out];\nld.param.u32 %%r60, [iters];\n"
+                     "mov.u32 %%r50, %%tid.x;\nmov.u32 %%r61, 0;\nmov.u32 %%r40, sh;\n"
+                     "$L_loop:\nadd.s32 %%r61, %%r61, 1;\n");
+    if (ld)
+        n += snprintf(p + n, cap - (size_t)n, "ld.shared.u32 %%r41, [%%r40];\n");
+    for (unsigned i = 0; i < d; i++)
+        n += snprintf(p + n, cap - (size_t)n, "add.s32 %%r%u, %%r%u, 1;\n", 10 + i % 8,
+                      10 + i % 8);
+    snprintf(p + n, cap - (size_t)n,
+             "setp.lt.u32 %%p1, %%r61, %%r60;\n@%%p1 bra $L_loop;\n"
+             "mul.wide.u32 %%rd2, %%r50, 4;\nadd.s64 %%rd3, %%rd1, %%rd2;\n"
+             "st.global.u32 [%%rd3], %%r61;\nret;\n}\n");
+    return p;
+}
+
+/* Cycles of one CTA of `threads` threads (large warps of 8 rows under lwm)
+ * running full_ptx(d, ld) for `iters` iterations. */
+static uint64_t full_run(const char *model, const char *barrel, uint32_t threads, unsigned d,
+                         int ld, uint32_t iters)
+{
+    ws_gpu *gpu = gpu_open(model, NULL);
+    assert_int_equal(ws_gpu_set(gpu, "sm.barrel", barrel), WS_OK);
+    char *ptx = full_ptx(d, ld);
+    ws_module *mod;
+    if (ws_module_load_string(gpu, ptx, "full.ptx", &mod) != WS_OK)
+        fail_msg("%s", ws_last_error(gpu));
+    free(ptx);
+    ws_devptr out;
+    assert_int_equal(ws_malloc(gpu, threads * 4, &out), WS_OK);
+    void *args[] = {&out, &iters};
+    if (ws_launch(mod, "k", ws_dim(1, 1, 1), ws_dim(threads, 1, 1), 0, args) != WS_OK)
+        fail_msg("%s", ws_last_error(gpu));
+    uint32_t *v = malloc(threads * 4);
+    assert_non_null(v);
+    assert_int_equal(ws_memcpy_dtoh(gpu, v, out, threads * 4), WS_OK);
+    for (uint32_t t = 0; t < threads; t++)
+        assert_int_equal(v[t], iters);
+    free(v);
+    uint64_t c = stat(gpu, "gpu_sim_cycle");
+    ws_gpu_free(gpu);
+    return c;
+}
+
+/* Cycles per loop iteration, from two iteration counts. */
+static double per_iter(const char *model, const char *barrel, uint32_t threads, unsigned d,
+                       int ld)
+{
+    const uint32_t i1 = 20, i2 = 60;
+    uint64_t a = full_run(model, barrel, threads, d, ld, i1);
+    uint64_t b = full_run(model, barrel, threads, d, ld, i2);
+    return (double)(b - a) / (double)(i2 - i1);
+}
+
+/* The paper's pipeline issues the sub-warps of a fetched large-warp
+ * instruction in consecutive cycles (the instruction sits in the
+ * sub-warping stage); round robin chooses among large warps per
+ * instruction, not per sub-warp.  Two large warps of 8 full rows then keep
+ * the single 32-lane pipeline busy every cycle: while one waits for the
+ * last sub-warp of its loop branch to complete (4 cycles), the other issues
+ * its 8 sub-warps of the next instruction.  Interleaving sub-warps of the
+ * two large warps would finish both branches together and leave both
+ * waiting. */
+static void test_subwarps_consecutive(void **state)
+{
+    (void)state;
+    const unsigned d = 6;
+    double c = per_iter("lwm", "0", 512, d, 0);
+    /* counter add, d adds, setp, branch: 8 sub-warps each, 2 large warps */
+    double want = 2.0 * 8.0 * (d + 3);
+    print_message("%.2f cycles per iteration (%.0f without bubbles)\n", c, want);
+    assert_true(c > want - 0.01 && c < want + 0.01);
+}
+
+/* sm.barrel: a warp issues its next instruction only once the previous one
+ * completed.  One warp of independent adds issues one a cycle with a
+ * scoreboard and one per ALU latency (4) under barrel processing; a load
+ * whose value nothing reads holds the next instruction back until its data
+ * returned, for a warp and for a large warp of one row (its busy bits free
+ * it a cycle after the hand-off to the LD/ST unit otherwise). */
+static void test_barrel(void **state)
+{
+    (void)state;
+    const unsigned d = 16;
+    double sb = per_iter("warp", "0", 32, d, 0), br = per_iter("warp", "1", 32, d, 0);
+    print_message("one warp: %.2f cycles per iteration, %.2f under barrel\n", sb, br);
+    /* d adds: 2 of 8 registers written back to back at most once */
+    assert_true(sb < d + 3 + 4);
+    /* every instruction (counter add, d adds, setp, branch) waits 4 cycles */
+    assert_true(br > 4.0 * (d + 3) - 0.01 && br < 4.0 * (d + 3) + 0.01);
+    for (int m = 0; m < 2; m++) {
+        const char *model = m ? "lwm" : "warp";
+        double a0 = per_iter(model, "0", 32, d, 0), a1 = per_iter(model, "0", 32, d, 1);
+        double b0 = per_iter(model, "1", 32, d, 0), b1 = per_iter(model, "1", 32, d, 1);
+        print_message("%s: the load adds %.2f cycles per iteration, %.2f under barrel\n",
+                      model, a1 - a0, b1 - b0);
+        /* one more instruction; under barrel, one whose data returns
+         * smem.latency (3) cycles after its issue */
+        assert_true(a1 - a0 > 0.99 && a1 - a0 < 1.01);
+        assert_true(b1 - b0 > 2.99 && b1 - b0 < 3.01);
+    }
+}
+
 /* out[t] = sum over rounds of sh[(t + round) % n] where every thread writes
  * sh[t] = t * (round + 1) between two barriers. */
 static const char bar_ptx[] =
@@ -250,9 +370,11 @@ static void test_lwm_two_level_timeout(void **state)
         ws_gpu_free(gpu);
     }
     assert_int_equal(sw[0], 0);
-    /* 4 large warps x (20 x 18 + prologue) instructions x 4 sub-warps, a
-     * switch every 64 issued sub-warps */
-    assert_true(sw[1] >= 4 * 20 * 18 * 4 / 64 - 8);
+    /* 4 large warps x (20 x 18 + prologue) instructions, a switch every 64
+     * large-warp instructions (not every 64 of their 4 sub-warps each) */
+    print_message("%llu forced switches\n", (unsigned long long)sw[1]);
+    assert_true(sw[1] >= 4 * 20 * 18 / 64 - 2);
+    assert_true(sw[1] <= 4 * (20 * 18 + 30) / 64 + 2);
 }
 
 int main(void)
@@ -260,6 +382,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_subwarp_example),
         cmocka_unit_test(test_unconditional_branch_one_subwarp),
+        cmocka_unit_test(test_subwarps_consecutive),
+        cmocka_unit_test(test_barrel),
         cmocka_unit_test(test_barriers_in_large_warps),
         cmocka_unit_test(test_lwm_two_level_timeout),
     };

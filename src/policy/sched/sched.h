@@ -138,6 +138,8 @@ struct sched_event {
     uint32_t next_pc;  /* SCHED_EV_ISSUE: the warp's next PC (PC_EXIT when it finished;
                           after a diverged branch, the path that runs first) */
     uint8_t taken;     /* SCHED_EV_ISSUE: a bra whose next_pc is not pc + 1 */
+    uint8_t cont;      /* SCHED_EV_ISSUE: a later sub-warp of a large-warp instruction
+                          (sm.issue_model=lwm), not the instruction's first issue */
     uint64_t cta_id;   /* SCHED_EV_WARP_LAUNCH: the CTA's linear index in the grid */
     uint32_t warp_in_cta; /* SCHED_EV_WARP_LAUNCH: the warp's index within its CTA */
     uint64_t now;

@@ -9,7 +9,8 @@
  * waits on a long-latency load or at a barrier (SPEC 6.2 [CHOICE]), or when
  * the unit has issued `timeout` instructions since the group took priority
  * (the 32K-instruction timeout of the slides; SPEC 6.3 [CHOICE]: every
- * instruction this scheduler unit issues, seen through SCHED_EV_ISSUE).
+ * instruction this scheduler unit issues, seen through SCHED_EV_ISSUE; a
+ * large-warp instruction counts once, not once per sub-warp).
  * The next group is chosen round robin (outer=lrr) or as the group of the oldest unstalled warp (outer=gto).
  * Priority is priority, not exclusion: when the prioritised group has no
  * ready warp in a cycle (e.g. a short ALU dependence) a warp of another group
@@ -76,7 +77,7 @@ static uint64_t tlfg_group_mask(const struct tlfg *t, uint32_t g)
 static void tlfg_on_event(void *priv, const struct sched_event *ev)
 {
     struct tlfg *t = priv;
-    if (ev->kind == SCHED_EV_ISSUE)
+    if (ev->kind == SCHED_EV_ISSUE && !ev->cont)
         t->issued++;
     else if (ev->kind == SCHED_EV_KERNEL_START) {
         t->cur = 0;
