@@ -9,8 +9,13 @@ import sys
 ORDER = ["baseline", "eaf", "wip", "wms", "pcal4", "pcal12", "pcal24", "rand10", "rand30",
          "rand50", "pcbyp", "wbyp", "medic"]
 TYPES = ["all_hit", "mostly_hit", "balanced", "mostly_miss", "all_miss"]
-# HPCA 2016 Table II, the workloads warpsim has a kind of (AH, MH, BL, MM, AM %)
-TABLE2 = {"bfs": [40, 1, 20, 13, 26], "backp": [10, 27, 48, 6, 9], "hotsp": [1, 29, 69, 0.5, 0.5]}
+# HPCA 2016 Table II (AH, MH, BL, MM, AM %), by the name the workload or
+# program has here, with the paper's abbreviation
+TABLE2 = {"nn": ("NN", [19, 79, 1, 0.9, 0.1]), "cons": ("CONS", [9, 1, 82, 1, 7]),
+          "scp": ("SCP", [0.1, 0.1, 0.1, 0.7, 99]), "backprop": ("BP", [10, 27, 48, 6, 9]),
+          "hotspot": ("HS", [1, 29, 69, 0.5, 0.5]), "streamcluster": ("SC", [6, 0.2, 0.5, 0.3, 93]),
+          "bfs": ("BFS", [40, 1, 20, 13, 26]), "mst": ("MST", [53, 12, 18, 2, 15]),
+          "sp": ("SP", [41, 1, 20, 14, 24])}
 # HPCA 2016 Section 6.1 (harmonic mean of IPC speedup over the baseline)
 PAPER = {"baseline": 1.0, "wip": 1.325, "wms": 1.302, "wbyp": 1.336, "medic": 1.415}
 
@@ -21,14 +26,14 @@ def main():
     db = sqlite3.connect(sys.argv[1])
     stats = ["gpu_ipc", "l2_miss_rate", "l2_queue_latency", "dram_row_hit_rate"]
     mix = {}
-    for pid, w in db.execute("SELECT id, workload FROM points WHERE kind = 'run' AND "
-                             "status = 'ok' AND policy_name = 'medic'"):
+    for pid, w in db.execute("SELECT id, workload FROM points WHERE kind IN ('run', 'exec') "
+                             "AND status = 'ok' AND policy_name = 'medic'"):
         got = dict(db.execute("SELECT name, value FROM stats WHERE id = ? AND name LIKE "
                               "'classify_medic_warps_%'", (pid,)))
         mix[w] = [got.get("classify_medic_warps_" + t, 0) for t in TYPES]
     val = {}
     for pid, w, p in db.execute("SELECT id, workload, policy_name FROM points "
-                                "WHERE kind = 'run' AND status = 'ok'"):
+                                "WHERE kind IN ('run', 'exec') AND status = 'ok'"):
         got = dict(db.execute("SELECT name, value FROM stats WHERE id = ? AND name IN (" +
                               ",".join("?" * len(stats)) + ")", (pid, *stats)))
         if len(got) != len(stats):
@@ -61,18 +66,23 @@ def main():
 
 
 def print_mix(mix):
-    print("\n## Warp-type mix under MeDiC (warps typed, % of all; paper's Table II in brackets)\n")
-    print("| workload | AH | MH | BL | MM | AM | typed |")
-    print("|---|---|---|---|---|---|---|")
+    print("\n## Warp-type mix under MeDiC (warps typed, % of all) beside the paper's Table II\n")
+    print("Each cell: measured [paper]; typed: warps typed (once per warp slot and epoch).\n")
+    print("| workload | paper | AH | MH | BL | MM | AM | typed | dominant (paper) |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for w in sorted(mix):
         tot = sum(mix[w])
+        abbr, paper = TABLE2.get(w, ("-", None))
         cells = []
         for i, v in enumerate(mix[w]):
             c = f"{100 * v / tot:.0f}" if tot else "-"
-            if w in TABLE2:
-                c += f" [{TABLE2[w][i]:g}]"
+            if paper:
+                c += f" [{paper[i]:g}]"
             cells.append(c)
-        print(f"| {w} | " + " | ".join(cells) + f" | {tot:.0f} |")
+        dom = TYPES[max(range(5), key=lambda i: mix[w][i])] if tot else "-"
+        if paper:
+            dom += f" ({TYPES[max(range(5), key=lambda i: paper[i])]})"
+        print(f"| {w} | {abbr} | " + " | ".join(cells) + f" | {tot:.0f} | {dom} |")
 
 
 if __name__ == "__main__":
