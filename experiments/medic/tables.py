@@ -16,8 +16,18 @@ TABLE2 = {"nn": ("NN", [19, 79, 1, 0.9, 0.1]), "cons": ("CONS", [9, 1, 82, 1, 7]
           "hotspot": ("HS", [1, 29, 69, 0.5, 0.5]), "streamcluster": ("SC", [6, 0.2, 0.5, 0.3, 93]),
           "bfs": ("BFS", [40, 1, 20, 13, 26]), "mst": ("MST", [53, 12, 18, 2, 15]),
           "sp": ("SP", [41, 1, 20, 14, 24])}
-# HPCA 2016 Section 6.1 (harmonic mean of IPC speedup over the baseline)
-PAPER = {"baseline": 1.0, "wip": 1.325, "wms": 1.302, "wbyp": 1.336, "medic": 1.415}
+# HPCA 2016 Section 6.1 (harmonic mean of IPC speedup over the baseline); the
+# comparison points only as MeDiC's or WIP's lead over them: EAF = WIP / 1.122,
+# PCAL = MeDiC / 1.218, Rand = MeDiC / 1.068, PC-Byp = MeDiC / 1.124
+PAPER = {"baseline": 1.0, "wip": 1.325, "wms": 1.302, "wbyp": 1.336, "medic": 1.415,
+         "eaf": 1.325 / 1.122, "pcal": 1.415 / 1.218, "rand": 1.415 / 1.068,
+         "pcbyp": 1.415 / 1.124}
+PCAL = ["pcal4", "pcal12", "pcal24"]
+RAND = ["rand10", "rand30", "rand50"]
+
+
+def hmean(xs):
+    return len(xs) / sum(1 / x for x in xs)
 
 
 def main():
@@ -45,11 +55,24 @@ def main():
     print("## Figure 11: IPC over the baseline\n")
     print("| point | " + " | ".join(wls) + " | hmean | paper |")
     print("|---" * (len(wls) + 3) + "|")
-    for p in pts:
-        sp = [val[(p, w)]["gpu_ipc"] / val[("baseline", w)]["gpu_ipc"] for w in wls]
-        h = len(sp) / sum(1 / x for x in sp)
-        paper = f"{PAPER[p]:.3f}" if p in PAPER else ""
-        print(f"| {p} | " + " | ".join(f"{x:.3f}" for x in sp) + f" | {h:.3f} | {paper} |")
+    speedup = {p: [val[(p, w)]["gpu_ipc"] / val[("baseline", w)]["gpu_ipc"] for w in wls]
+               for p in pts}
+    rows = [(p, p, speedup[p]) for p in pts]  # label, key in PAPER, speedups
+    # as the paper: PCAL at the token count with the best average, Rand at
+    # each workload's best percentage
+    if all(p in speedup for p in PCAL):
+        best = max(PCAL, key=lambda p: hmean(speedup[p]))
+        rows.append((f"pcal (best: {best})", "pcal", speedup[best]))
+    if all(p in speedup for p in RAND):
+        rows.append(("rand (best per workload)", "rand",
+                     [max(speedup[p][i] for p in RAND) for i in range(len(wls))]))
+    for label, key, sp in rows:
+        paper = f"{PAPER[key]:.3f}" if key in PAPER else ""
+        print(f"| {label} | " + " | ".join(f"{x:.3f}" for x in sp) +
+              f" | {hmean(sp):.3f} | {paper} |")
+    print("\nPaper: Section 6.1; EAF, PCAL, Rand and PC-Byp derived from MeDiC's or WIP's "
+          "stated lead over them (WIP +12.2 % over EAF; MeDiC +21.8 % over PCAL, +6.8 % over "
+          "Rand, +12.4 % over PC-Byp).")
     for stat, title, keep in (("l2_miss_rate", "Figure 13: L2 miss rate",
                                ["baseline", "rand30", "wip", "medic"]),
                               ("l2_queue_latency", "Figure 14: L2 bank-queue wait (L2 cycles)",
