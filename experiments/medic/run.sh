@@ -69,8 +69,10 @@ fi
 res=$here/results-$size.md
 # the stamp (binary, date, machine) and the Rodinia commit under the title line
 stamp=$("$here/../stamp.sh" "$warpsim")
-python3 "$here/tables.py" "$out/index.sqlite" |
-    awk -v s="$stamp" -v r="$rodinia_line" 'NR == 1 {print; print ""; print s; print ""; print r; next} {print}' >"$res"
+{
+    printf '# MeDiC on warpsim: %s size\n\n%s\n\n%s\n\n' "$size" "$stamp" "$rodinia_line"
+    python3 "$here/tables.py" "$out/index.sqlite"
+} >"$res"
 cat "$res"
 "$warpsim" report "$spec" "${vars[@]}" >&2
 echo "wrote $res (runs in $out)" >&2
