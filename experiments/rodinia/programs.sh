@@ -86,6 +86,9 @@ declare -A outfile=([hotspot]=output.out [b+tree]=output.txt [streamcluster]=out
 in_hotspot() {
     awk 'BEGIN { srand(1); for (i = 0; i < 256*256; i++) printf "%.6f\n", 320 + 20*rand() }' > temp_256
     awk 'BEGIN { srand(2); for (i = 0; i < 256*256; i++) printf "%.6f\n", 0.001*rand() }' > power_256
+    # 512x512 (Rodinia's own run script's size; experiments/medic)
+    awk 'BEGIN { srand(1); for (i = 0; i < 512*512; i++) printf "%.6f\n", 320 + 20*rand() }' > temp_512
+    awk 'BEGIN { srand(2); for (i = 0; i < 512*512; i++) printf "%.6f\n", 0.001*rand() }' > power_512
 }
 gen_graph() {   # N FILE: Rodinia graph format: nodes, (first edge, degree) per node, source, edges, (dest cost) per edge
     awk -v n="$1" 'BEGIN { srand(3); e = 0
@@ -93,13 +96,23 @@ gen_graph() {   # N FILE: Rodinia graph format: nodes, (first edge, degree) per 
         print n; for (i = 0; i < n; i++) print s[i], d[i]; print 0; print e
         for (i = 0; i < n; i++) for (k = 0; k < d[i]; k++) print int(n*rand()), 1 + int(10*rand()) }' > "$2"
 }
-# graph64k.txt: the node count of CAWA's Table 2 (experiments/cawa)
+# graph64k.txt: the node count of CAWA's Table 2 (experiments/cawa; experiments/medic too)
 in_bfs() { gen_graph 16384 graph16k.txt && gen_graph 65536 graph64k.txt; }
 in_kmeans() {
     awk 'BEGIN { srand(4); for (i = 1; i <= 512; i++) { printf "%d", i
         for (f = 0; f < 8; f++) printf " %.4f", 10*int(4*rand()) + rand(); print "" } }' > points.txt
 }
-in_nn() { mkdir -p data && ./gen 16384 1 >/dev/null && ls data/*.db > filelist; }
+in_nn() {
+    mkdir -p data && ./gen 16384 1 >/dev/null && ls data/*.db > filelist
+    # 524288 records in hurricane_gen's format, deterministic (hurricane_gen seeds
+    # with the time); for experiments/medic: filelist512k
+    awk 'BEGIN { srand(6); split("ALBERTO BERYL CHRIS DEBBY ERNESTO FLORENCE GORDON HELENE ISAAC JOYCE KIRK LESLIE MICHAEL NADINE OSCAR PATTY RAFAEL SANDY TONY VALERIE WILLIAM", nm, " ")
+        for (i = 0; i < 524288; i++)
+            printf "%4d %2d %2d %2d %2d %-9s %5.1f %5.1f %4d %4d\n", 1950 + int(55*rand()), 1 + int(12*rand()),
+                1 + int(28*rand()), 6*int(4*rand()), 1 + int(28*rand()), nm[1 + int(21*rand())],
+                7 + 63*rand(), 358*rand(), 10 + int(155*rand()), int(900*rand()) }' > records512k.db
+    echo records512k.db > filelist512k
+}
 in_bptree() {
     awk 'BEGIN { srand(5); n = 4096; print n; for (i = 0; i < n; i++) print int(1000000*rand()) }' > keys.txt
     printf 'k 128\nj 128 32\n' > command.txt
