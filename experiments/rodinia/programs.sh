@@ -89,7 +89,7 @@ declare -A args=(
     [particlefilter]="-x 64 -y 64 -z 8 -np 1024"
     [heartwall]="test.avi 1"
     [cfd]="mesh.domn"
-    [dwt2d]="rgb.raw -d 192x192 -f -5 -l 3")
+    [dwt2d]="rgb.raw -d 512x512 -f -5 -l 3")
 # options every run of a program gets: srad_v2 reads before its array (the
 # value is discarded), which faults unless such reads return zero
 declare -A extra=([srad_v2]="--set oob_read_zero=1")
@@ -121,6 +121,7 @@ in_bptree() {
     # CAWA's Table 2 size (one million keys), fewer queries (experiments/cawa)
     awk 'BEGIN { srand(6); n = 1000000; print n; for (i = 0; i < n; i++) print int(100000000*rand()) }' > keys1m.txt
     printf 'k 1024\nj 1024 256\n' > command1m.txt
+    printf 'k 1536\nj 1536 32\n' > command_paws.txt   # the Phase-aware experiment's
 }
 # srad_v1 reads a 502x458 grey PGM (P2) from ../../../data/srad/image.pgm,
 # i.e. DIR/data/srad: a smooth bright disc on a darker field with
@@ -150,10 +151,10 @@ in_cfd() {
             printf "1.0 %d -1 0 0 %d 1 0 0 %d 0 -1 0 %d 0 1 0\n", l, r, d, u } }' > mesh.domn
 }
 # dwt2d reads ../../data/dwt2d/NAME (from its folder: OUT/data/dwt2d) as raw
-# 8-bit RGB of the -d size: a 192x192 gradient with noise.
+# 8-bit RGB of the -d size: a 512x512 gradient with noise.
 in_dwt2d() {
     mkdir -p ../../data/dwt2d
-    LC_ALL=C awk 'BEGIN { srand(6); for (y = 0; y < 192; y++) for (x = 0; x < 192; x++)
+    LC_ALL=C awk 'BEGIN { srand(6); for (y = 0; y < 512; y++) for (x = 0; x < 512; x++)
         for (c = 0; c < 3; c++) printf "%c", (x + y + 40*c + int(32*rand())) % 256 }' \
         > ../../data/dwt2d/rgb.raw
 }
