@@ -6,10 +6,12 @@
 # Fig. 9, 12 and 10 for both together, and the warps-per-phase timelines,
 # beside the paper's numbers, into experiments/paws/results-<size>.md.
 #
-# usage: experiments/paws/run.sh [RODINIA_CHECKOUT] [--size S] [--warpsim PATH] [--jobs N]
+# usage: experiments/paws/run.sh [RODINIA_CHECKOUT [--built DIR]] [--size S] [--warpsim PATH] [--jobs N]
 #
 # RODINIA_CHECKOUT is a work tree of github.com/yuhc/gpu-rodinia (read only;
 # its commit goes into the results); without it only the built-ins run.
+# --built DIR: the programs were built by experiments/rodinia/build.sh into
+# DIR already (not rebuilt: a rebuilt executable reruns its points).
 # Nothing is downloaded.  --jobs: simulations at once (default 1).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,21 +21,23 @@ size=medium
 warpsim="$root/build/warpsim"
 jobs=1
 rodinia=
+built=
 while [ $# -gt 0 ]; do
     case "$1" in
-    --size|--warpsim|--jobs) [ $# -ge 2 ] || usage ;;
+    --size|--warpsim|--jobs|--built) [ $# -ge 2 ] || usage ;;
     esac
     case "$1" in
     --size) size=$2; shift 2 ;;
     --warpsim) warpsim=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
+    --built) built=$2; shift 2 ;;
     -*) usage ;;
     *) [ -z "$rodinia" ] || usage; rodinia=$1; shift ;;
     esac
 done
 [ -x "$warpsim" ] || { echo "run.sh: no warpsim binary at $warpsim" >&2; exit 2; }
 stats=gpu_ipc,gpu_sim_insn,gpu_sim_cycle,sched_idle_no_inst,sched_not_ready,sched_pipe_stall
-stats=$stats,load_cycles_idle,load_cycles_alu_only,load_cycles_mem_only,load_cycles_alu_mem
+stats=$stats,sample_est_cycles,load_cycles_idle,load_cycles_alu_only,load_cycles_mem_only,load_cycles_alu_mem
 
 "$warpsim" sweep "$here/paws.toml" --set-var "size=$size" -j "$jobs"
 "$warpsim" results "$here/paws.toml" --set-var "size=$size" --csv --stats "$stats" \
@@ -45,14 +49,16 @@ if [ -n "$rodinia" ]; then
     rev=$(git -C "$rodinia" rev-parse HEAD 2>/dev/null || echo unknown)
     progs="b+tree backprop bfs cfd dwt2d gaussian heartwall hotspot lavaMD lud nn nw pathfinder srad_v1 srad_v2"
     out=$here/out-rodinia
-    # a program that does not build is reported by build.sh; the sweep
-    # then stops on its missing executable
-    "$root/experiments/rodinia/build.sh" "$rodinia" "$out/build" --only "$progs"
+    if [ -z "$built" ]; then   # stops here when a program does not build
+        built=$out/build
+        "$root/experiments/rodinia/build.sh" "$rodinia" "$built" --only "$progs"
+    fi
+    built=$(cd "$built" && pwd)
     spec=$here/paws-rodinia.toml
-    "$warpsim" sweep "$spec" --set-var "rodinia=$out/build" -j "$jobs"
-    "$warpsim" results "$spec" --set-var "rodinia=$out/build" --csv --stats "$stats" \
+    "$warpsim" sweep "$spec" --set-var "rodinia=$built" -j "$jobs"
+    "$warpsim" results "$spec" --set-var "rodinia=$built" --csv --stats "$stats" \
         --where "grp <> 'phases'" >"$out/results.csv"
-    "$warpsim" results "$spec" --set-var "rodinia=$out/build" \
+    "$warpsim" results "$spec" --set-var "rodinia=$built" \
         --sql "SELECT workload, policy_name, dir FROM points WHERE grp = 'phases' AND status = 'ok'" \
         >"$out/timelines.csv"
     csvs+=("$out/results.csv" --timelines "$out/timelines.csv")
