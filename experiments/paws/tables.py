@@ -89,10 +89,13 @@ def fig9(run, wls, kind, rel):
     subsets = [("all", lambda w: True), ("built-in", lambda w: not w.endswith("(R)")),
                ("Rodinia", lambda w: w.endswith("(R)"))]
     for t in ("A", "B"):
-        for sname, keep in subsets:
-            ws = [w for w in wls if kind[w] == t and keep(w)]
-            if not ws:
-                continue
+        sets = [(n, [w for w in wls if kind[w] == t and keep(w)]) for n, keep in subsets]
+        if not sets[0][1]:
+            print("\n**Type %s**: no workload.  Paper: %s" % (t, PAPER[t]))
+            continue
+        if not sets[1][1] or not sets[2][1]:
+            sets = sets[:1]  # one kind only: "all" says it
+        for sname, ws in sets:
             print("\n**Type %s, %s** (%d: %s): harmonic means" % (t, sname, len(ws), ", ".join(ws)))
             for level, ps in (("single level", SINGLE), ("two level", TWO)):
                 rr, gto, pa = ps
