@@ -57,9 +57,9 @@ if [ -n "$rodinia" ]; then
     spec=$here/paws-rodinia.toml
     "$warpsim" sweep "$spec" --set-var "rodinia=$built" -j "$jobs"
     "$warpsim" results "$spec" --set-var "rodinia=$built" --csv --stats "$stats" \
-        --where "grp <> 'phases'" >"$out/results.csv"
+        --where "grp NOT LIKE 'phases%'" >"$out/results.csv"
     "$warpsim" results "$spec" --set-var "rodinia=$built" \
-        --sql "SELECT workload, policy_name, dir FROM points WHERE grp = 'phases' AND status = 'ok'" \
+        --sql "SELECT workload, policy_name, dir FROM points WHERE grp LIKE 'phases%' AND status = 'ok'" \
         >"$out/timelines.csv"
     csvs+=("$out/results.csv" --timelines "$out/timelines.csv")
 fi
