@@ -41,8 +41,11 @@ stats=$stats,sample_est_cycles,load_cycles_idle,load_cycles_alu_only,load_cycles
 
 "$warpsim" sweep "$here/paws.toml" --set-var "size=$size" -j "$jobs"
 "$warpsim" results "$here/paws.toml" --set-var "size=$size" --csv --stats "$stats" \
-    >"$here/out-$size/results.csv"
-csvs=("$here/out-$size/results.csv")
+    --where "grp = 'main'" >"$here/out-$size/results.csv"
+"$warpsim" results "$here/paws.toml" --set-var "size=$size" \
+    --sql "SELECT workload, policy_name, dir FROM points WHERE grp = 'phases' AND status = 'ok'" \
+    >"$here/out-$size/timelines.csv"
+csvs=("$here/out-$size/results.csv" --timelines "$here/out-$size/timelines.csv")
 rev=
 if [ -n "$rodinia" ]; then
     [ -d "$rodinia/cuda" ] || { echo "run.sh: '$rodinia' has no cuda/ folder" >&2; exit 2; }
@@ -57,11 +60,8 @@ if [ -n "$rodinia" ]; then
     spec=$here/paws-rodinia.toml
     "$warpsim" sweep "$spec" --set-var "rodinia=$built" -j "$jobs"
     "$warpsim" results "$spec" --set-var "rodinia=$built" --csv --stats "$stats" \
-        --where "grp NOT LIKE 'phases%'" >"$out/results.csv"
-    "$warpsim" results "$spec" --set-var "rodinia=$built" \
-        --sql "SELECT workload, policy_name, dir FROM points WHERE grp LIKE 'phases%' AND status = 'ok'" \
-        >"$out/timelines.csv"
-    csvs+=("$out/results.csv" --timelines "$out/timelines.csv")
+        >"$out/results.csv"
+    csvs+=("$out/results.csv")
 fi
 {
     echo "# Phase-aware warp scheduling on warpsim (size $size)"

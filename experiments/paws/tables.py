@@ -12,7 +12,8 @@ more than 1 %, type B when RR beats GTO by more than 1 %, and left out
 otherwise (the paper reports only kernels where the two differ by more than
 1 %).  Speed is instructions per cycle, the cycles being `sample_est_cycles`
 where a run was sampled (equal to gpu_sim_cycle otherwise).  TIMELINES.csv
-lists (workload, policy_name, dir) of runs with a timeline of warps per phase
+lists (workload, policy_name, dir: relative to the folder of TIMELINES.csv,
+the sweep's result folder) of runs with a timeline of warps per phase
 (timeline_phases), printed as Figs. 6/7.  Standard library only;
 deterministic.
 """
@@ -168,7 +169,8 @@ def timelines(path):
           "%d equal spans of the run; ALU and memory: instructions in flight." % TL_ROWS)
     for r in pts:
         rows = []
-        with open(os.path.join(r["dir"], "timeline.csv")) as f:
+        # dir is relative to the sweep's result folder, where run.sh writes the list
+        with open(os.path.join(os.path.dirname(path), r["dir"], "timeline.csv")) as f:
             rows = list(csv.DictReader(f))
         if not rows:
             continue
