@@ -51,13 +51,26 @@ b_heartwall() {
 }
 b_streamcluster() { $NV streamcluster_cuda_cpu.cpp streamcluster_cuda.cu streamcluster_header.cu -o prog; }
 b_particlefilter() { $NV -use_fast_math ex_particle_CUDA_float_seq.cu -o prog -lm; }
+# cfd includes the CUDA samples' helper_cuda.h and helper_timer.h, which the
+# checkout ships in hybridsort/ ($src is the checkout, set by rodinia_build);
+# their device-choice helpers (unused by cfd) read two cudaDeviceProp fields
+# CUDA 13 removed, renamed to existing ones as for gaussian.
+b_cfd() {
+    $NV -I"$src/cuda/hybridsort" -DclockRate=memoryBusWidth -DcomputeMode=asyncEngineCount \
+        euler3d.cu -o prog
+}
+b_dwt2d() {
+    $NV -I. main.cu dwt.cu components.cu dwt_cuda/fdwt53.cu dwt_cuda/fdwt97.cu \
+        dwt_cuda/common.cu dwt_cuda/rdwt97.cu dwt_cuda/rdwt53.cu -o prog
+}
 
 # program -> source folder, default arguments
 declare -A dir=(
     [hotspot]=hotspot [pathfinder]=pathfinder [gaussian]=gaussian [bfs]=bfs
     [backprop]=backprop [nw]=nw [srad_v1]=srad/srad_v1 [srad_v2]=srad/srad_v2 [lud]=lud/cuda
     [kmeans]=kmeans [nn]=nn [b+tree]=b+tree [lavaMD]=lavaMD
-    [streamcluster]=streamcluster [particlefilter]=particlefilter [heartwall]=heartwall)
+    [streamcluster]=streamcluster [particlefilter]=particlefilter [heartwall]=heartwall
+    [cfd]=cfd [dwt2d]=dwt2d)
 declare -A args=(
     [hotspot]="256 2 8 temp_256 power_256 output.out"
     [pathfinder]="100000 100 20"
@@ -74,7 +87,9 @@ declare -A args=(
     [lavaMD]="-boxes1d 4"
     [streamcluster]="3 6 16 512 512 100 none output.txt 1"
     [particlefilter]="-x 64 -y 64 -z 8 -np 1024"
-    [heartwall]="test.avi 1")
+    [heartwall]="test.avi 1"
+    [cfd]="mesh.domn"
+    [dwt2d]="rgb.raw -d 512x512 -f -5 -l 3")
 # options every run of a program gets: srad_v2 reads before its array (the
 # value is discarded), which faults unless such reads return zero
 declare -A extra=([srad_v2]="--set oob_read_zero=1")
@@ -119,6 +134,7 @@ in_bptree() {
     # CAWA's Table 2 size (one million keys), fewer queries (experiments/cawa)
     awk 'BEGIN { srand(6); n = 1000000; print n; for (i = 0; i < n; i++) print int(100000000*rand()) }' > keys1m.txt
     printf 'k 1024\nj 1024 256\n' > command1m.txt
+    printf 'k 1536\nj 1536 32\n' > command_paws.txt   # the Phase-aware experiment's
 }
 # srad_v1 reads a 502x458 grey PGM (P2) from ../../../data/srad/image.pgm,
 # i.e. DIR/data/srad: a smooth bright disc on a darker field with
@@ -136,6 +152,25 @@ in_srad_v1() {
 # heartwall: a generated 656x744 grey AVI of 5 frames (heartwall-avi.py;
 # Rodinia's ultrasound video is not in git); $here is experiments/rodinia
 in_heartwall() { python3 "$here/heartwall-avi.py" test.avi 5; }
+# cfd: a structured 96x96 mesh (9216 cells: 48 blocks of 192 threads, three
+# per SM of the paws preset, as the paper's CFD) in euler3d's format: the cell
+# count, then per cell its area and, for each of 4 faces, the neighbour
+# (1-based; 0 a wall, -1 the far field) and the face normal (x y z).
+in_cfd() {
+    awk 'BEGIN { n = 96; print n*n
+        for (y = 0; y < n; y++) for (x = 0; x < n; x++) {
+            l = x > 0 ? y*n + x : -1; r = x < n-1 ? y*n + x + 2 : -1
+            d = y > 0 ? (y-1)*n + x + 1 : 0; u = y < n-1 ? (y+1)*n + x + 1 : 0
+            printf "1.0 %d -1 0 0 %d 1 0 0 %d 0 -1 0 %d 0 1 0\n", l, r, d, u } }' > mesh.domn
+}
+# dwt2d reads ../../data/dwt2d/NAME (from its folder: OUT/data/dwt2d) as raw
+# 8-bit RGB of the -d size: a 512x512 gradient with noise.
+in_dwt2d() {
+    mkdir -p ../../data/dwt2d
+    LC_ALL=C awk 'BEGIN { srand(6); for (y = 0; y < 512; y++) for (x = 0; x < 512; x++)
+        for (c = 0; c < 3; c++) printf "%c", (x + y + 40*c + int(32*rand())) % 256 }' \
+        > ../../data/dwt2d/rgb.raw
+}
 
 bfn() { case "$1" in b+tree) echo b_bptree ;; *) echo "b_$1" ;; esac; }
 infn() { case "$1" in b+tree) echo in_bptree ;; *) echo "in_$1" ;; esac; }
@@ -143,6 +178,8 @@ infn() { case "$1" in b+tree) echo in_bptree ;; *) echo "in_$1" ;; esac; }
 
 # the programs, in the order results list them
 rodinia_all="hotspot pathfinder gaussian bfs backprop nw srad_v1 srad_v2 lud kmeans nn b+tree lavaMD streamcluster particlefilter heartwall"
+# added for the Phase-aware experiment (not yet in run.sh's results.md)
+rodinia_paws="cfd dwt2d"
 
 # rodinia_build SRC OUT PROG: copy PROG's folder of SRC/cuda into OUT/src/PROG,
 # build it there, generate its input and link OUT/PROG to the folder the program

@@ -101,6 +101,10 @@ static const struct cfg_key cfg_keys[] = {
           "other warps run without reaching a barrier or exiting (0 = off)"),
     K_U64("timeline_interval", timeline_interval, "1000", 1, 1000000000,
           "core cycles between --timeline samples"),
+    {"timeline_phases", CFG_U32, F(timeline_phases), 0, "0", 0, 256, NULL, 1,
+     "timeline columns phase_warps_0..N-1: resident warps (all SMs) whose next "
+     "instruction lies in each phase of the kernel, the last column also the later "
+     "phases (Phase-aware Figs. 6-7, docs/phases.md; 0 = none)", 0, 0},
     {"racecheck", CFG_BOOL, F(racecheck), 0, "0", 0, 1, NULL, 1,
      "1: report shared-memory hazards between barriers (read after write, write after read, "
      "write after write by threads of different warps; docs/cuda.md), in either mode", 0, 0},

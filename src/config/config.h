@@ -40,6 +40,7 @@ struct gpu_config {
     uint64_t deadlock_cycles;    /* watchdog: no issue and no memory progress */
     uint64_t livelock_cycles;    /* watchdog: warps at a barrier, the others never come */
     uint64_t timeline_interval;  /* cycles between --timeline samples */
+    uint32_t timeline_phases;    /* timeline columns of warps per phase (0 = none) */
     uint32_t skip_idle_cycles;   /* jump over cycles in which nothing can happen */
     uint32_t sample_kernels;     /* kernel-level sampled simulation (api/sample.h) */
     uint32_t sample_kernel_detail; /* detailed launches per group before estimating */

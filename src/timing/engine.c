@@ -31,6 +31,7 @@
 #include "timing/engine_par.h"
 #include "timing/issue_int.h"
 #include "timing/memsys.h"
+#include "timing/phase_census.h"
 #include "timing/sm.h"
 
 #define TIMING_PROGRESS_EVERY 65536u
@@ -70,6 +71,7 @@ struct timing {
     struct err *sm_err;      /* [nsms] its error */
     uint64_t par_now;        /* the cycle the parallel phase simulates */
     struct func_stats *fstats; /* the running launch's functional counters (flush_sinks) */
+    struct phase_census census; /* timeline_phases: warps per phase (phase_census.h) */
 };
 
 /* threads = 0 (the machine's cores) alternates between the parallel and the
@@ -168,6 +170,7 @@ static void register_stats(struct timing *t)
     stats_timeline_column(s, "alu_inflight", &c->alu_inflight, n, stride);
     stats_timeline_column(s, "mem_inflight", &c->mem_inflight, n, stride);
     stats_timeline_column(s, "active_warps", &c->active_warps, n, stride);
+    phase_census_init(&t->census, s, t->cfg->timeline_phases);
 }
 
 int timing_new(const struct gpu_config *cfg, const struct dev_mem *mem, struct stats *st,
@@ -240,6 +243,7 @@ void timing_free(struct timing *t)
     free(t->sinks);
     free(t->sm_rc);
     free(t->sm_err);
+    phase_census_free(&t->census);
     free(t->privs);
     free(t->cls_privs);
     memsys_free(t->ms);
@@ -375,6 +379,7 @@ static void sample_timeline(struct timing *t)
         return;
     if (t->fstats) /* gpu_sim_insn is a column */
         flush_sinks(t, t->fstats);
+    phase_census_take(&t->census, t->sms, t->nsms);
     while (t->cycles >= t->next_sample) {
         stats_timeline_sample(t->st, t->next_sample);
         t->next_sample += iv;
