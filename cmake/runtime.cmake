@@ -176,9 +176,12 @@ if(NVCC)
   # Ctrl-C during a kernel of a program under `warpsim exec`
   add_test(NAME cuda/sigint COMMAND ${PROJECT_SOURCE_DIR}/tests/cuda/sigint.sh
            $<TARGET_FILE:warpsim> ${WS_CUDA_OUT}/spin)
+  # the timeline of a two-launch program under `warpsim exec --timeline`
+  add_test(NAME cuda/timeline COMMAND ${PROJECT_SOURCE_DIR}/tests/cuda/timeline.sh
+           $<TARGET_FILE:warpsim> ${WS_CUDA_OUT}/multi)
   if(WS_SANITIZE)
     # preloaded into the program only (the script's own shell is not instrumented)
-    set_tests_properties(cuda/sigint cuda/fault PROPERTIES ENVIRONMENT "WS_PRELOAD=${WS_ASAN_RUNTIME}")
+    set_tests_properties(cuda/sigint cuda/fault cuda/timeline PROPERTIES ENVIRONMENT "WS_PRELOAD=${WS_ASAN_RUNTIME}")
     # the sweep test's program points run these programs too
     set_tests_properties(sweep/local PROPERTIES ENVIRONMENT "WS_PRELOAD=${WS_ASAN_RUNTIME}")
   endif()

@@ -13,7 +13,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "base/alloc.h"
@@ -34,6 +33,8 @@ static void exec_usage(FILE *out)
             "                      the --set options; 0 = the machine's cores)\n"
             "  --stats-json FILE   write per-kernel and total statistics at exit\n"
             "                      (WARPSIM_STATS_JSON)\n"
+            "  --timeline FILE     write the timeline (a row per timeline_interval cycles,\n"
+            "                      over all launches) as CSV at exit (WARPSIM_TIMELINE)\n"
             "  --stats             print the statistics on stderr at exit (WARPSIM_STATS)\n"
             "  --progress          a progress line during kernels even when stderr is not a\n"
             "                      terminal (WARPSIM_PROGRESS=1; 0 turns it off on a terminal)\n"
@@ -127,12 +128,35 @@ static int check_dump_dir(const char *dir)
     return 0;
 }
 
-/* Whether the statistics file at path was written by this run (modified at
- * or after `start`) with status "complete". */
-static int stats_complete(const char *path, time_t start)
+/* What a file was before the run: the runtime writes its outputs through a
+ * temporary file renamed into place, so a file this run wrote is a new inode. */
+struct file_id {
+    int exists;
+    dev_t dev;
+    ino_t ino;
+};
+
+static struct file_id file_id_of(const char *path)
 {
     struct stat st;
-    if (stat(path, &st) != 0 || st.st_mtime < start)
+    struct file_id id = {0, 0, 0};
+    if (path && stat(path, &st) == 0)
+        id = (struct file_id){1, st.st_dev, st.st_ino};
+    return id;
+}
+
+/* Whether the file at path was written since `before` was taken. */
+static int written_since(const char *path, struct file_id before)
+{
+    struct file_id now = file_id_of(path);
+    return now.exists && (!before.exists || now.dev != before.dev || now.ino != before.ino);
+}
+
+/* Whether the statistics file at path was written by this run with status
+ * "complete". */
+static int stats_complete(const char *path, struct file_id before)
+{
+    if (!written_since(path, before))
         return 0;
     char *text;
     size_t len;
@@ -168,29 +192,40 @@ static unsigned long long read_failed_launches(int fd)
     return total;
 }
 
-/* Run the program as a child and return its exit status (128 + signal when
- * killed); a program that exits 0 without the statistics it was asked for
- * (unwritable file, a failed kernel) makes the status 1, so a lost result
- * is never reported as success; so does one that exits 0 after a failed
- * kernel launch, unless keep_status. */
-static int run_program(char **prog, const char *stats_json, int keep_status)
+/* A path given to opt can be written (checked before a long run, not after). */
+static int check_writable(const char *path, const char *opt)
 {
-    if (stats_json) {
-        struct file_out o;
-        struct err e;
-        if (file_out_open(&o, stats_json, &e) != WS_OK) {
-            fprintf(stderr, "warpsim exec: --stats-json: %s\n", e.msg);
-            return 2;
-        }
-        file_out_abort(&o);
+    struct file_out o;
+    struct err e;
+    if (!path)
+        return 0;
+    if (file_out_open(&o, path, &e) != WS_OK) {
+        fprintf(stderr, "warpsim exec: %s: %s\n", opt, e.msg);
+        return 2;
     }
+    file_out_abort(&o);
+    return 0;
+}
+
+/* Run the program as a child and return its exit status (128 + signal when
+ * killed); a program that exits 0 without the statistics or timeline it was
+ * asked for (unwritable file, a failed kernel) makes the status 1, so a lost
+ * result is never reported as success; so does one that exits 0 after a
+ * failed kernel launch, unless keep_status. */
+static int run_program(char **prog, const char *stats_json, const char *timeline,
+                       int keep_status)
+{
+    int rc;
+    if ((rc = check_writable(stats_json, "--stats-json")) != 0 ||
+        (rc = check_writable(timeline, "--timeline")) != 0)
+        return rc;
     /* the runtime reports failed launches on a pipe (WARPSIM_STATUS_FD) */
     int status_pipe[2];
     if (pipe2(status_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
         fprintf(stderr, "warpsim exec: cannot create a pipe: %s\n", strerror(errno));
         return 1;
     }
-    time_t start = time(NULL);
+    struct file_id stats_before = file_id_of(stats_json), timeline_before = file_id_of(timeline);
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
@@ -221,7 +256,7 @@ static int run_program(char **prog, const char *stats_json, int keep_status)
         }
     unsigned long long failed = read_failed_launches(status_pipe[0]);
     close(status_pipe[0]);
-    int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     if (keep_status)
         return rc;
     if (rc == 0 && failed) {
@@ -231,9 +266,14 @@ static int run_program(char **prog, const char *stats_json, int keep_status)
                 failed, failed == 1 ? "launch" : "launches");
         return 1;
     }
-    if (rc == 0 && stats_json && !stats_complete(stats_json, start)) {
+    if (rc == 0 && stats_json && !stats_complete(stats_json, stats_before)) {
         fprintf(stderr, "warpsim exec: %s was not written with status \"complete\" "
                         "(see the messages above)\n", stats_json);
+        rc = 1;
+    }
+    if (rc == 0 && timeline && !written_since(timeline, timeline_before)) {
+        fprintf(stderr, "warpsim exec: the timeline %s was not written (see the messages "
+                        "above)\n", timeline);
         rc = 1;
     }
     return rc;
@@ -242,6 +282,7 @@ static int run_program(char **prog, const char *stats_json, int keep_status)
 int cmd_exec(int argc, char **argv)
 {
     const char *config = NULL, *sched = NULL, *mode = NULL, *stats_json = NULL, *threads = NULL;
+    const char *timeline = NULL;
     const char *dump_ptx = NULL;
     char threads_set[64];
     int stats = 0, progress = 0, keep_status = 0;
@@ -265,6 +306,7 @@ int cmd_exec(int argc, char **argv)
                             : strcmp(a, "--sched") == 0      ? &sched
                             : strcmp(a, "--mode") == 0       ? &mode
                             : strcmp(a, "--stats-json") == 0 ? &stats_json
+                            : strcmp(a, "--timeline") == 0   ? &timeline
                             : strcmp(a, "--dump-ptx") == 0   ? &dump_ptx
                             : strcmp(a, "--threads") == 0    ? &threads
                                                              : NULL;
@@ -330,6 +372,8 @@ int cmd_exec(int argc, char **argv)
         setenv("WARPSIM_MODE", mode, 1);
     if (stats_json)
         setenv("WARPSIM_STATS_JSON", stats_json, 1);
+    if (timeline)
+        setenv("WARPSIM_TIMELINE", timeline, 1);
     if (stats)
         setenv("WARPSIM_STATS", "1", 1);
     if (progress)
@@ -350,7 +394,7 @@ int cmd_exec(int argc, char **argv)
         free(joined);
     }
     free(sets);
-    return run_program(&argv[i], stats_json, keep_status);
+    return run_program(&argv[i], stats_json, timeline, keep_status);
 out:
     free(sets);
     return rc;

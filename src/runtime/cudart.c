@@ -156,6 +156,9 @@ ws_gpu *rt_gpu(const char *fn)
         const char *v = getenv("WARPSIM_STATS_JSON");
         if (v && *v)
             rt_g.stats_json = xstrdup(v);
+        v = getenv("WARPSIM_TIMELINE");
+        if (v && *v)
+            rt_g.timeline = xstrdup(v);
         v = getenv("WARPSIM_STATS");
         rt_g.stats_print = v && *v && strcmp(v, "0") != 0;
         v = getenv("WARPSIM_PROGRESS");
@@ -188,6 +191,30 @@ ws_gpu *rt_gpu(const char *fn)
     return rt_g.gpu;
 }
 
+/* The statistics JSON (json) or the timeline CSV, written atomically so that
+ * a failed write never leaves a truncated file. */
+static void write_at_exit(const char *path, const char *what, int json)
+{
+    struct file_out o;
+    struct err e;
+    if (file_out_open(&o, path, &e) != WS_OK) {
+        fprintf(stderr, "warpsim: %s: %s\n", what, e.msg);
+        return;
+    }
+    int rc = json ? ws_stats_write_json_status(rt_g.gpu, o.f,
+                                               rt_g.interrupted ? "partial"
+                                               : rt_g.failure   ? "failed"
+                                                                : "complete",
+                                               rt_g.failure)
+                  : ws_timeline_write_csv(rt_g.gpu, o.f);
+    if (rc != WS_OK) {
+        fprintf(stderr, "warpsim: error writing the %s to %s\n", what, path);
+        file_out_abort(&o);
+    } else if (file_out_commit(&o, &e) != WS_OK) {
+        fprintf(stderr, "warpsim: %s: %s\n", what, e.msg);
+    }
+}
+
 __attribute__((destructor)) static void rt_fini(void)
 {
     RT_LOCK(); /* waits for another thread's call in progress */
@@ -195,23 +222,10 @@ __attribute__((destructor)) static void rt_fini(void)
     rt_ptx_dump_unloaded();
     rt_report_at_exit();
     if (rt_g.gpu) {
-        if (rt_g.stats_json) {
-            /* atomically, so a failed write never leaves a truncated file */
-            struct file_out o;
-            struct err e;
-            if (file_out_open(&o, rt_g.stats_json, &e) != WS_OK) {
-                fprintf(stderr, "warpsim: statistics: %s\n", e.msg);
-            } else if (ws_stats_write_json_status(rt_g.gpu, o.f,
-                                                  rt_g.interrupted ? "partial"
-                                                  : rt_g.failure   ? "failed"
-                                                                   : "complete",
-                                                  rt_g.failure) != WS_OK) {
-                fprintf(stderr, "warpsim: error writing statistics to %s\n", rt_g.stats_json);
-                file_out_abort(&o);
-            } else if (file_out_commit(&o, &e) != WS_OK) {
-                fprintf(stderr, "warpsim: statistics: %s\n", e.msg);
-            }
-        }
+        if (rt_g.stats_json)
+            write_at_exit(rt_g.stats_json, "statistics", 1);
+        if (rt_g.timeline)
+            write_at_exit(rt_g.timeline, "timeline", 0);
         if (rt_g.stats_print)
             ws_stats_print(rt_g.gpu, stderr);
         for (size_t i = 0; i < rt_g.nmanaged; i++)
@@ -241,6 +255,7 @@ __attribute__((destructor)) static void rt_fini(void)
     free(rt_g.managed);
     free(rt_g.allocs);
     free(rt_g.stats_json);
+    free(rt_g.timeline);
     free(rt_g.failure);
     memset(&rt_g, 0, sizeof rt_g);
 }

@@ -75,7 +75,8 @@ struct rt_state {
     cudaError_t sticky;   /* that fault: every later device call fails with it */
     void **streams, **events; /* created and not destroyed */
     size_t nstreams, streams_cap, nevents, events_cap;
-    char *stats_json;
+    char *stats_json;     /* WARPSIM_STATS_JSON: written at exit */
+    char *timeline;       /* WARPSIM_TIMELINE: the timeline CSV, written at exit */
     char *failure;        /* first failed launch's message: stats status "failed" */
     cudaError_t failure_code;
     uint64_t failure_launch; /* its number, counting every launch from 1 */

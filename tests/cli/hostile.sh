@@ -101,6 +101,8 @@ refuse timeline-unwritable 2 "--timeline: cannot write '$tmp/no/dir/t.csv'" \
   -- "$ws" run vecadd --timeline "$tmp/no/dir/t.csv"
 refuse exec-stats-unwritable 2 "--stats-json: cannot write '$tmp/no/dir/s.json'" \
   -- "$ws" exec --stats-json "$tmp/no/dir/s.json" -- true
+refuse exec-timeline-unwritable 2 "--timeline: cannot write '$tmp/no/dir/t.csv'" \
+  -- "$ws" exec --timeline "$tmp/no/dir/t.csv" -- true
 refuse exec-dump-ptx-missing-parent 2 "--dump-ptx $tmp/no/dir: No such file or directory" \
   -- "$ws" exec --dump-ptx "$tmp/no/dir" -- true
 : >"$tmp/plain"
@@ -135,6 +137,10 @@ echo stale >"$tmp/e.json"
 check exec-stats-lost 1 '^stale$' "$tmp/e.json" -- "$ws" exec --stats-json "$tmp/e.json" -- true
 grep -q 'was not written with status "complete"' "$tmp/err" && pass=$((pass + 1)) ||
   { fail=$((fail + 1)); echo "FAIL exec-stats-lost-message"; cat "$tmp/err"; }
+echo stale >"$tmp/e.csv"
+check exec-timeline-lost 1 '^stale$' "$tmp/e.csv" -- "$ws" exec --timeline "$tmp/e.csv" -- true
+grep -q "the timeline $tmp/e.csv was not written" "$tmp/err" && pass=$((pass + 1)) ||
+  { fail=$((fail + 1)); echo "FAIL exec-timeline-lost-message"; cat "$tmp/err"; }
 
 # ---- Ctrl-C: where every warp is, partial statistics, exit 130 ----
 "$ws" run bfs --size large --quiet --stats-json "$tmp/int.json" >"$tmp/out" 2>"$tmp/err" &

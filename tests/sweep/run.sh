@@ -124,7 +124,8 @@ check "restart ran only the missing points" [ "$(awk '$2 == "ok"' "$I/events.log
 
 # 8. CUDA programs as points (tests/cuda's programs, built when nvcc is found):
 # `warpsim exec` in the program's folder, statistics equal to a direct exec,
-# a failing program recorded with its reason, nothing rerun
+# their timelines (timeline = true), a failing program recorded with its
+# reason, nothing rerun
 ws_dir=$(cd "$(dirname "$ws")" && pwd)
 prog_dir=$ws_dir/cuda
 if [ -x "$prog_dir/spin" ]; then
@@ -141,11 +142,13 @@ config = "gtx480"
 programs = [{ name = "spin", cmd = [$pre"./spin"], dir = "$prog_dir" },
             { name = "false", cmd = ["/bin/false"] }]
 policies = ["gto", "lrr"]
+timeline = true
 EOF
   out=$("$ws" sweep "$tmp/c.toml" -j 2 2>&1)
   check "program sweep exits 1 (a program failed): $out" [ "$?" = 1 ]
   C=$tmp/out-c
   check "two program points ok" [ "$(grep -l '"status": "ok"' "$C"/points/*/result.json | wc -l)" = 2 ]
+  check "program points' timelines" [ "$(grep -l '^cycle,gpu_sim_insn,' "$C"/points/*/timeline.csv | wc -l)" = 2 ]
   check "the failing program's reason" grep -q '"reason": "exit status 1' \
     $(grep -l '"status": "failed"' "$C"/points/*/result.json | head -1)
   (cd "$prog_dir" && "$ws_dir/$(basename "$ws")" exec --config gtx480 --sched lrr \

@@ -40,9 +40,11 @@ def command(store, p, out_tmp):
     if p.kind == "best-swl":
         return [ws, "best-swl", i["workload"], "--size", i["size"], "--seed", str(i["seed"]),
                 "--config", config] + sets, resolved, None
+    timeline = os.path.join(store.dir(p), "timeline.csv")
     if p.kind == "exec":            # runs in the program's folder: absolute paths
+        tail = ["--timeline", os.path.abspath(timeline)] if i.get("timeline") else []
         return [ws, "exec", "--config", config, "--sched", i["policy"]] + sets + [
-                "--stats-json", os.path.abspath(os.path.join(store.out, out_tmp)),
+                "--stats-json", os.path.abspath(os.path.join(store.out, out_tmp))] + tail + [
                 "--"] + i["program"], resolved, None
     policy = i["policy"]
     for name, dep in p.deps.items():
@@ -57,7 +59,7 @@ def command(store, p, out_tmp):
     resolved["policy"] = policy
     tail = ["--stats-json", out_tmp]
     if i.get("timeline"):
-        tail += ["--timeline", os.path.relpath(os.path.join(store.dir(p), "timeline.csv"), store.out)]
+        tail += ["--timeline", os.path.relpath(timeline, store.out)]
     return [ws, "run", i["workload"], "--size", i["size"], "--seed", str(i["seed"]),
             "--config", config, "--sched", policy] + sets + ["--quiet"] + tail, resolved, None
 

@@ -226,6 +226,8 @@ class Spec:
                     raise SpecError("%s: program %s: best_swl and {profile} need a built-in "
                                     "workload" % (where, target))
                 inputs = dict(prog, **cfg_in, policy=pspec_r, sets=sets_r)
+                if timeline:
+                    inputs["timeline"] = True
                 label = subst(g.get("label", "{workload}.{policy}" + "".join(
                     ".%s{%s}" % (k, k) for k in pnames)), env, where)
                 self._add("exec", inputs, label, name, dict(zip(pnames, combo)), {}, pname)
