@@ -84,6 +84,13 @@ static const char *const preset_paws[] = {
 static const char *const preset_lwm[] = {
     "sm.count=1", "sm.warps=32", "sm.threads=1024", "sm.ctas=8", /* CHOICE: CTA limit */
     "sm.registers=16384", /* 64 KB register file */
+    /* the slides' 1024 thread contexts in 64 KB: 16 registers each, whatever
+     * ptxas counts (its counts would leave 2 or 1 of 4 large warps resident) */
+    "sm.regs_per_thread=16",
+    /* the paper's core: a warp is fetched again only once its instruction
+     * completed (barrel processing, the reason for the large warp's re-fetch
+     * rules), not a scoreboard */
+    "sm.barrel=1",
     "sm.shared=128K", "smem.banks=32", "sm.schedulers=1", "sm.sched=lrr",
     "clock.core=1000", "clock.icnt=1000", "clock.l2=1000", "clock.dram=1000", /* CHOICE */
     "sp.units=1", "sp.latency=5", "sp.ii=1", /* in-order 5-stage, 32 lanes */

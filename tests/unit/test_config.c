@@ -190,6 +190,8 @@ static void test_preset_lwm(void **state)
     assert_int_equal(c.shared_per_sm, 128 * KB);
     assert_int_equal(c.smem_banks, 32);
     assert_int_equal(c.regs_per_sm * 4, 64 * KB);
+    assert_int_equal(c.regs_per_thread, 16); /* 1024 threads in 64 KB */
+    assert_int_equal(c.barrel, 1);           /* the paper's core */
     assert_int_equal(c.dram_banks, 8);
     assert_int_equal(c.dram_row_bytes, 4 * KB);
     assert_string_equal(c.dram_sched, "fcfs");
