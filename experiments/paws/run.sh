@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # run.sh: the Phase-aware experiment (Awatramani et al., PACT 2015) on
 # warpsim: the built-in workloads (paws.toml) and, given a Rodinia checkout,
-# Rodinia programs run unmodified (paws-rodinia.toml, built by
-# experiments/rodinia/build.sh into out-rodinia/build); then tables.py prints
+# Rodinia programs run unmodified (paws-rodinia.toml, and paws-timelines.toml
+# for B+Tree's and CFD's timelines, built by experiments/rodinia/build.sh into
+# out-rodinia/build); then tables.py prints
 # Fig. 9, 12 and 10 for both together, and the warps-per-phase timelines,
 # beside the paper's numbers, into experiments/paws/results-<size>.md.
 #
@@ -62,6 +63,13 @@ if [ -n "$rodinia" ]; then
     "$warpsim" results "$spec" --set-var "rodinia=$built" --csv --stats "$stats" \
         >"$out/results.csv"
     csvs+=("$out/results.csv")
+    # B+Tree's and CFD's warps per phase over time (the paper's Figs. 6 and 7)
+    tspec=$here/paws-timelines.toml
+    "$warpsim" sweep "$tspec" --set-var "rodinia=$built" -j "$jobs"
+    "$warpsim" results "$tspec" --set-var "rodinia=$built" \
+        --sql "SELECT workload, policy_name, dir FROM points WHERE grp = 'phases' AND status = 'ok'" \
+        >"$here/out-timelines/timelines.csv"
+    csvs+=(--timelines "$here/out-timelines/timelines.csv")
 fi
 {
     echo "# Phase-aware warp scheduling on warpsim (size $size)"

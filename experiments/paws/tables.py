@@ -4,7 +4,7 @@
 paws-rodinia.toml (Rodinia programs); Markdown on stdout, the paper's numbers
 beside ours.
 
-usage: tables.py RESULTS.csv [RESULTS.csv ...] [--timelines TIMELINES.csv]
+usage: tables.py RESULTS.csv [RESULTS.csv ...] [--timelines TIMELINES.csv]...
 
 Rows of group `main` are built-in workloads, the others Rodinia programs
 (shown as `name (R)`).  A workload is type A when single-level GTO beats RR by
@@ -14,7 +14,8 @@ otherwise (the paper reports only kernels where the two differ by more than
 where a run was sampled (equal to gpu_sim_cycle otherwise).  TIMELINES.csv
 lists (workload, policy_name, dir: relative to the folder of TIMELINES.csv,
 the sweep's result folder) of runs with a timeline of warps per phase
-(timeline_phases), printed as Figs. 6/7.  Standard library only;
+(timeline_phases), printed as Figs. 6/7; --timelines may be given once
+per sweep (paws.toml's built-ins, paws-timelines.toml's programs).  Standard library only;
 deterministic.
 """
 import csv
@@ -158,15 +159,16 @@ def fig10(run, wls, kind, rel):
                                             " | ".join("%.2f" % (x / tot) for x in xs)))
 
 
-def timelines(path):
+def timelines(path, heading=True):
     with open(path) as f:
         pts = [r for r in csv.DictReader(f)]
     if not pts:
         return
-    print("\n## Warps per phase over time (Figs. 6 and 7)\n")
-    print("Resident warps of all 16 SMs by the phase of their next instruction "
-          "(`timeline_phases`; the last column also counts later phases), averaged over "
-          "%d equal spans of the run; ALU and memory: instructions in flight." % TL_ROWS)
+    if heading:
+        print("\n## Warps per phase over time (Figs. 6 and 7)\n")
+        print("Resident warps of all 16 SMs by the phase of their next instruction "
+              "(`timeline_phases`; the last column also counts later phases), averaged over "
+              "%d equal spans of the run; ALU and memory: instructions in flight." % TL_ROWS)
     for r in pts:
         rows = []
         # dir is relative to the sweep's result folder, where run.sh writes the list
@@ -192,11 +194,11 @@ def timelines(path):
 
 
 def main(argv):
-    paths, tl = [], None
+    paths, tls = [], []
     i = 0
     while i < len(argv):
         if argv[i] == "--timelines" and i + 1 < len(argv):
-            tl = argv[i + 1]
+            tls.append(argv[i + 1])
             i += 2
         elif argv[i].startswith("-"):
             print(__doc__.split("\n\n")[1], file=sys.stderr)
@@ -222,8 +224,8 @@ def main(argv):
     fig9(run, wls, kind, rel)
     fig12(run, wls, kind)
     fig10(run, wls, kind, rel)
-    if tl:
-        timelines(tl)
+    for n, tl in enumerate(tls):
+        timelines(tl, heading=n == 0)
     return 0
 
 
