@@ -46,6 +46,23 @@ extern "C" __global__ void dyn_shared(const float *in, float *out)
     out[g] = dyn[(t + 1) % nb] + dyn[nb + (nb - 1 - t)];
 }
 
+// Dynamic shared memory after a static array whose size (20 bytes) is not a
+// multiple of 16: the dynamic array starts at align_up(20, 16) = 32, so a CTA
+// sized static + dynamic (20 + 4 * blockDim.x) would end 12 bytes short of the
+// last element every thread block writes (issue 15, defect 2).
+extern "C" __global__ void dyn_after_static(const int *in, int *out)
+{
+    __shared__ int tag[5];
+    extern __shared__ int dyn_tail[];
+    int t = threadIdx.x, nb = blockDim.x;
+    int g = blockIdx.x * nb + t;
+    if (t < 5)
+        tag[t] = blockIdx.x * 100 + t;
+    dyn_tail[t] = in[g];
+    __syncthreads();
+    out[g] = dyn_tail[nb - 1 - t] + tag[t % 5];
+}
+
 // A local array indexed with data-dependent indexes.
 extern "C" __global__ void local_array(const int *in, int *out, int n)
 {

@@ -106,6 +106,29 @@ static void test_dyn_shared(void **state)
         }
 }
 
+/* The last dynamic shared element lies at align_up(20, 16) + 4 * (B - 1): the
+ * CTA must be sized from the aligned offset (issue 15 defect 2: it was sized
+ * 20 + 4 * B, and the store of thread 0's value faulted). */
+static void test_dyn_after_static(void **state)
+{
+    struct golden *g = *state;
+    enum { B = 64, NB = 3, N = B * NB };
+    int in[N], got[N];
+    for (int i = 0; i < N; i++)
+        in[i] = i * 3 + 11;
+    ws_devptr din = golden_upload(g, in, sizeof in), dout = golden_upload(g, NULL, sizeof got);
+    void *args[] = {&din, &dout};
+    golden_launch(g, "dyn_after_static", NB, B, B * sizeof(int), args);
+    golden_download(g, got, dout, sizeof got);
+    for (int b = 0; b < NB; b++)
+        for (int t = 0; t < B; t++) {
+            int want = in[b * B + B - 1 - t] + b * 100 + t % 5;
+            if (got[b * B + t] != want)
+                fail_msg("dyn_after_static out[%d]: expected %d, got %d", b * B + t, want,
+                         got[b * B + t]);
+        }
+}
+
 static void test_local_array(void **state)
 {
     struct golden *g = *state;
@@ -309,7 +332,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_const_global), cmocka_unit_test(test_shared_reverse),
-        cmocka_unit_test(test_dyn_shared),   cmocka_unit_test(test_local_array),
+        cmocka_unit_test(test_dyn_shared),   cmocka_unit_test(test_dyn_after_static),
+        cmocka_unit_test(test_local_array),
         cmocka_unit_test(test_vec),          cmocka_unit_test(test_narrow),
         cmocka_unit_test(test_generic),      cmocka_unit_test(test_by_value),
         cmocka_unit_test(test_index_3d),
