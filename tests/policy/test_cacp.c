@@ -4,7 +4,8 @@
  * line reused only by non-critical warps lowers CCBP when evicted, SHiP
  * inserts a signature whose lines died unreused at the distant RRPV, and on
  * a long random sequence every fill lands in the partition that a shadow
- * CCBP, trained by the SPEC's rules, predicts. */
+ * CCBP, trained by the SPEC's rules, predicts, and the policy's hit and
+ * CCBP-training counters equal the shadow's. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,7 @@
 
 #include "base/rng.h"
 #include "policy/registry.h"
+#include "stats/stats.h"
 
 #define WAYS 16
 #define CRIT 8
@@ -33,6 +35,9 @@ struct store {
     uint8_t ccbp[256];
     int last_way; /* way of the last access */
     uint64_t fills_checked;
+    /* shadow counts: hits, of them in ways 0..CRIT-1; the same for tag-1
+     * hits; CCBP counters raised and lowered */
+    uint64_t hits, hits_cw, c_hits, c_hits_cw, raised, lowered;
 };
 
 static void st_open(struct store *s, uint32_t sets)
@@ -57,8 +62,10 @@ static void st_invalidate(struct store *s, uint32_t set, uint32_t w)
     assert_true(s->valid[set][w]);
     s->ops->on_evict(s->priv, set, w, s->c_reuse[set][w] | s->nc_reuse[set][w]);
     uint8_t og = s->sig[set][w];
-    if (w < CRIT && !s->c_reuse[set][w] && s->nc_reuse[set][w])
-        s->ccbp[og] -= s->ccbp[og] > 0;
+    if (w < CRIT && !s->c_reuse[set][w] && s->nc_reuse[set][w] && s->ccbp[og] > 0) {
+        s->ccbp[og]--;
+        s->lowered++;
+    }
     s->valid[set][w] = 0;
 }
 
@@ -73,8 +80,13 @@ static int st_access(struct store *s, uint64_t line, uint32_t pc, uint32_t tag)
         if (s->valid[set][w] && s->tag[set][w] == line) {
             s->ops->on_hit(s->priv, set, w, &a);
             uint8_t g = s->sig[set][w];
+            s->hits++;
+            s->hits_cw += w < CRIT;
             if (tag == 1) {
                 s->c_reuse[set][w] = 1;
+                s->c_hits++;
+                s->c_hits_cw += w < CRIT;
+                s->raised += s->ccbp[g] < 3;
                 s->ccbp[g] += s->ccbp[g] < 3;
             } else {
                 s->nc_reuse[set][w] = 1;
@@ -104,6 +116,28 @@ static int st_access(struct store *s, uint64_t line, uint32_t pc, uint32_t tag)
     s->ops->on_insert(s->priv, set, w, &a);
     s->last_way = (int)w;
     return 0;
+}
+
+/* The policy's counter `name` (registered by its stats hook). */
+static uint64_t st_stat(const struct store *s, const char *name)
+{
+    struct stats *st = stats_new();
+    s->ops->stats(s->priv, st, 1, 0);
+    uint64_t v = 0;
+    assert_int_equal(stats_get_u64(st, name, &v), 0);
+    stats_free(st);
+    return v;
+}
+
+/* The policy's hit and CCBP-training counters equal the shadow's. */
+static void st_check_counters(const struct store *s)
+{
+    assert_int_equal(st_stat(s, "cacp_hits"), s->hits);
+    assert_int_equal(st_stat(s, "cacp_hits_critical_ways"), s->hits_cw);
+    assert_int_equal(st_stat(s, "cacp_critical_hits"), s->c_hits);
+    assert_int_equal(st_stat(s, "cacp_critical_hits_critical_ways"), s->c_hits_cw);
+    assert_int_equal(st_stat(s, "cacp_ccbp_raised"), s->raised);
+    assert_int_equal(st_stat(s, "cacp_ccbp_lowered"), s->lowered);
 }
 
 #define PC 0x15u
@@ -142,6 +176,14 @@ static void test_ccbp_trains_on_hits_and_evictions(void **state)
     assert_int_equal(st_access(&s, L0 + 256 * 11, PC, 0), 0);
     assert_true(s.last_way >= CRIT);
     assert_int_equal(st_access(&s, L0, PC, 1), 1);
+    /* 3 raises (the last hit: 1 -> 2), 2 lowerings; hits: 3 critical (in way
+     * 8), 8 non-critical in ways 0..7 */
+    assert_int_equal(s.raised, 3);
+    assert_int_equal(s.lowered, 2);
+    assert_int_equal(s.c_hits, 3);
+    assert_int_equal(s.c_hits_cw, 0);
+    assert_int_equal(s.hits_cw, 8);
+    st_check_counters(&s);
     free(s.priv);
 }
 
@@ -194,7 +236,8 @@ static void test_ship_insertion_position(void **state)
 }
 
 /* A long random sequence: every fill lands in the partition the shadow
- * CCBP predicts (checked inside st_access), in both partitions. */
+ * CCBP predicts (checked inside st_access), in both partitions; hits in
+ * both partitions by both kinds of warp, and the counters match. */
 static void test_partition_matches_shadow_ccbp(void **state)
 {
     (void)state;
@@ -215,6 +258,10 @@ static void test_partition_matches_shadow_ccbp(void **state)
     assert_int_equal(s.fills_checked, fills);
     assert_true(crit_fills > fills / 20);
     assert_true(crit_fills < fills);
+    assert_true(s.c_hits_cw > 0 && s.c_hits_cw < s.c_hits);
+    assert_true(s.hits_cw > s.c_hits_cw && s.hits_cw < s.hits);
+    assert_true(s.lowered > 0);
+    st_check_counters(&s);
     free(s.priv);
 }
 

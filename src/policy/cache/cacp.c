@@ -50,6 +50,8 @@ struct cacp {
     uint8_t ccbp[CACP_SIGS], ship[CACP_SIGS];
     uint64_t fills, fills_critical, evicts_critical, evicts_critical_no_c_reuse;
     uint64_t evicts, evicts_no_reuse, refused;
+    uint64_t hits, hits_critical_ways, c_hits, c_hits_critical_ways;
+    uint64_t ccbp_raised, ccbp_lowered;
     struct cacp_line line[]; /* [sets * ways] */
 };
 
@@ -155,26 +157,36 @@ static void cacp_insert(void *priv, uint32_t set, uint32_t way, const struct cac
     c->fills_critical += way < c->crit_ways;
 }
 
-static void cacp_inc(uint8_t *ctr)
+/* Saturating 2-bit counter steps; 1 when the value changed. */
+static int cacp_inc(uint8_t *ctr)
 {
-    if (*ctr < CACP_CTR_MAX)
-        (*ctr)++;
+    if (*ctr >= CACP_CTR_MAX)
+        return 0;
+    (*ctr)++;
+    return 1;
 }
 
-static void cacp_dec(uint8_t *ctr)
+static int cacp_dec(uint8_t *ctr)
 {
-    if (*ctr > 0)
-        (*ctr)--;
+    if (*ctr == 0)
+        return 0;
+    (*ctr)--;
+    return 1;
 }
 
 static void cacp_hit(void *priv, uint32_t set, uint32_t way, const struct cache_access *a)
 {
     struct cacp *c = priv;
     struct cacp_line *l = &c->line[(size_t)set * c->ways + way];
+    int in_crit = way < c->crit_ways;
     l->rrpv = 0;
+    c->hits++;
+    c->hits_critical_ways += in_crit;
     if (a && a->tag == 1) {
         l->c_reuse = 1;
-        cacp_inc(&c->ccbp[l->sig]);
+        c->c_hits++;
+        c->c_hits_critical_ways += in_crit;
+        c->ccbp_raised += cacp_inc(&c->ccbp[l->sig]);
     } else {
         l->nc_reuse = 1;
     }
@@ -194,7 +206,7 @@ static void cacp_evict(void *priv, uint32_t set, uint32_t way, int reused)
         c->evicts_critical_no_c_reuse += !l->c_reuse;
     }
     if (in_crit && !l->c_reuse && l->nc_reuse)
-        cacp_dec(&c->ccbp[l->sig]);
+        c->ccbp_lowered += cacp_dec(&c->ccbp[l->sig]);
     else if (!l->c_reuse && !l->nc_reuse)
         cacp_dec(&c->ship[l->sig]);
     l->rrpv = CACP_RRPV_MAX;
@@ -214,6 +226,21 @@ static void cacp_stats(void *priv, struct stats *s, uint32_t n, size_t stride)
     stats_counter(s, "cacp_evicts_critical_no_c_reuse",
                   "CACP: critical-way lines evicted without a hit by a critical warp",
                   &c->evicts_critical_no_c_reuse, n, stride);
+    stats_counter(s, "cacp_hits", "CACP: hits (reads and local stores)", &c->hits, n, stride);
+    stats_counter(s, "cacp_hits_critical_ways", "CACP: of those, on lines in the critical ways",
+                  &c->hits_critical_ways, n, stride);
+    stats_counter(s, "cacp_critical_hits", "CACP: hits by critical warps (tag 1)", &c->c_hits, n,
+                  stride);
+    stats_counter(s, "cacp_critical_hits_critical_ways",
+                  "CACP: of those, on lines in the critical ways", &c->c_hits_critical_ways, n,
+                  stride);
+    stats_counter(s, "cacp_ccbp_raised",
+                  "CACP: CCBP counters raised (critical-warp hits below saturation)",
+                  &c->ccbp_raised, n, stride);
+    stats_counter(s, "cacp_ccbp_lowered",
+                  "CACP: CCBP counters lowered (critical-way lines evicted with non-critical "
+                  "reuse only, above 0)",
+                  &c->ccbp_lowered, n, stride);
     stats_counter(s, "cacp_refused",
                   "CACP: misses not allocated (every way of the partition pending)", &c->refused,
                   n, stride);
