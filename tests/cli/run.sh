@@ -148,6 +148,14 @@ tmp=$(mktemp -d)
 reject run-no-progress 'insn/s' -- "$ws" run memc --config daws --quiet
 expect run-progress 0 '^  kernel 1  cycle 65536  instructions [0-9]+  [0-9.]+ M insn/s' -- "$ws" run memc --config daws --quiet --progress
 expect compare-progress 0 '^  kernel 1  cycle 65536  instructions' -- "$ws" compare memc --sched gto --config daws --progress
+# on a terminal (script(1) gives the command a pseudo-terminal): redrawn in
+# place with a carriage return, erased at the end; kmeans at medium runs for
+# seconds, enough for the first redraw after 0.25 s
+if command -v script >/dev/null; then
+  script -qec "'$ws' run kmeans --size medium --config lwm --quiet" /dev/null >"$tmp/tty" 2>&1
+  expect run-progress-terminal 0 $'\r  kernel [0-9]+  cycle [0-9]+  instructions [0-9]+  [0-9.]+ M insn/s' -- cat "$tmp/tty"
+  expect run-progress-terminal-erased 0 $'\r {100}\r' -- cat "$tmp/tty"
+fi
 expect run-stats-json 0 'verification  PASSED' -- "$ws" run vecadd --quiet --stats-json "$tmp/s.json" --timeline "$tmp/t.csv"
 expect stats-json-content 0 '"gpu_sim_cycle": [1-9]' -- cat "$tmp/s.json"
 expect stats-json-kernels 0 '"kernels": \[' -- cat "$tmp/s.json"
