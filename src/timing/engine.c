@@ -129,6 +129,10 @@ static void register_stats(struct timing *t)
                   &c->sched_pipe_stall, n, stride);
     stats_counter(s, "sched_held_back", "scheduler cycles the policy issued nothing",
                   &c->sched_held_back, n, stride);
+    stats_counter(s, "sched_all_stalled",
+                  "scheduler cycles without an issue in which every live warp of the unit "
+                  "waits on a long-latency load or at a barrier (Narasiman MICRO 2011)",
+                  &c->sched_all_stalled, n, stride);
     stats_histogram(s, "sched_lane_activity",
                     "issued warp instructions by active lanes (DAWS Fig. 9)", c->lanes,
                     SM_LANE_BINS, lane_bins, n, stride);

@@ -663,6 +663,10 @@ static void classify(struct sm *sm, struct sm_sched_unit *U, int cls, uint64_t n
     case CLS_PIPE: sm->c.sched_pipe_stall += n; break;
     default: sm->c.sched_held_back += n; break;
     }
+    /* the large-warp slides' "all warps stalled", as two_level_fg tests it */
+    const struct sched_view *v = &U->view;
+    if (cls != CLS_ISSUED && v->valid && !(v->valid & ~(v->long_op_pending | v->at_barrier)))
+        sm->c.sched_all_stalled += n;
 }
 
 static int unit_cycle(struct sm *sm, uint32_t u, uint64_t now, struct err *e)

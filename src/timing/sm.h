@@ -46,6 +46,8 @@ struct sm_counters {
     uint64_t sched_cycles; /* scheduler-unit cycles (units x cycles) */
     uint64_t sched_issued, sched_idle_no_inst, sched_not_ready, sched_pipe_stall,
         sched_held_back;
+    uint64_t sched_all_stalled; /* of the cycles not issued: every live warp of the
+                                   unit waits on a long-latency load or at a barrier */
     uint64_t lanes[SM_LANE_BINS];
     uint64_t warp_insn;      /* warp instructions issued */
     uint64_t lanes_issued;   /* active lanes summed over them */

@@ -168,6 +168,8 @@ static void test_lane_histogram(void **state)
                    &bins[7]);
     assert_int_equal(n, 8);
     assert_true(bins[3] > 50);
+    /* an ALU loop never has every warp waiting on a load or at a barrier */
+    assert_non_null(strstr(json, "\"sched_all_stalled\": 0,"));
     for (int i = 0; i < 8; i++)
         if (i != 3)
             assert_int_equal(bins[i], 0);
@@ -206,6 +208,11 @@ static void test_breakdown_sums(void **state)
     assert_int_equal(total, iss + a + b + c + d);
     assert_int_equal(total, cyc * 15 * 2); /* default: 15 SMs, 2 schedulers */
     assert_int_equal(iss, winsn);           /* max_issue_per_warp 1 */
+    /* reduce's warps all wait on their loads at times; never while issuing */
+    uint64_t all;
+    assert_int_equal(ws_stat(gpu, "sched_all_stalled", &all), WS_OK);
+    assert_true(all > 0);
+    assert_true(all <= a + b + c + d);
     double ipc = 0;
     assert_int_equal(ws_stat_double(gpu, "gpu_ipc", &ipc), WS_OK);
     assert_true(ipc > 0.0);
