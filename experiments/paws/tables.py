@@ -17,9 +17,16 @@ the sweep's result folder) of runs with a timeline of warps per phase
 (timeline_phases), printed as Figs. 6/7; --timelines may be given once
 per sweep (paws.toml's built-ins, paws-timelines.toml's programs).  Standard library only;
 deterministic.
+
+After the tables by workload come the same tables by kernel (the paper's
+unit): each point's stats.json (in the sweep's points/ folder, beside the
+CSV) gives every kernel's launches, summed by kernel name; kernels under
+KERNEL_SHARE of their program's RR cycles are left out.
 """
 import csv
+import json
 import os
+import re
 import sys
 
 SINGLE = ["lrr", "gto", "paws"]
@@ -38,6 +45,10 @@ IDLE = ["sched_idle_no_inst", "sched_not_ready", "sched_pipe_stall"]
 LOAD = ["load_cycles_idle", "load_cycles_alu_only", "load_cycles_mem_only",
         "load_cycles_alu_mem"]
 TL_ROWS = 12  # time buckets of a warps-per-phase timeline
+# [CHOICE] a kernel is typed on its own when it takes at least this share of
+# its program's cycles under single-level RR (the paper types kernels: BP K1
+# and K2, B+T K1 and K2, ...; the rest are too short to say anything)
+KERNEL_SHARE = 0.10
 
 
 def hmean(xs):
@@ -69,6 +80,7 @@ def load(paths):
                 if r.get("status") != "ok" or r["policy"] not in NAME:
                     continue
                 w = r["workload"] if r.get("grp", "main") == "main" else r["workload"] + " (R)"
+                r["_dir"] = os.path.dirname(os.path.abspath(path))
                 run[(w, NAME[r["policy"]])] = r
     return run
 
@@ -80,8 +92,47 @@ def speed(r):
     return insn / cyc if insn and cyc else num(r, "gpu_ipc")
 
 
-def fig9(run, wls, kind, rel):
-    print("## IPC normalised to the same level's RR (Fig. 9)\n")
+def kernel_name(mangled):
+    """A kernel's name without its parameter types (_Z6gatherPKfPfii -> gather)."""
+    m = re.match(r"_Z(\d+)", mangled)
+    return mangled[m.end():m.end() + int(m.group(1))] if m else mangled
+
+
+def by_kernel(run):
+    """Rows like run's, one per (workload / kernel, policy): each kernel's
+    launches summed from the point's stats.json; kernels under KERNEL_SHARE
+    of their program's RR cycles are left out."""
+    keys = ["gpu_sim_insn", "gpu_sim_cycle", "sample_est_cycles"] + IDLE + LOAD
+    per = {}
+    for (w, p), r in run.items():
+        path = os.path.join(r["_dir"], "points", r["id"], "stats.json")
+        try:
+            with open(path) as f:
+                kernels = json.load(f).get("kernels", [])
+        except (OSError, ValueError):
+            continue
+        sums = {}
+        for k in kernels:
+            acc = sums.setdefault(kernel_name(k["kernel"]), dict.fromkeys(keys, 0))
+            for key in keys:
+                acc[key] += k["stats"].get(key, 0)
+        per[(w, p)] = sums
+    rows = {}
+    for (w, p), sums in per.items():
+        base = per.get((w, "lrr"), {})
+        total = sum(v["sample_est_cycles"] for v in base.values())
+        for name, acc in sums.items():
+            b = base.get(name)
+            if not total or not b or b["sample_est_cycles"] < KERNEL_SHARE * total:
+                continue
+            label = "%s / %s" % (w[:-4], name) + " (R)" if w.endswith(" (R)") \
+                else "%s / %s" % (w, name)
+            rows[(label, p)] = {k: str(v) for k, v in acc.items()}
+    return rows
+
+
+def fig9(run, wls, kind, rel, unit=""):
+    print("## IPC normalised to the same level's RR (Fig. 9%s)\n" % unit)
     print("| workload | type | %s |" % " | ".join(LABEL[p] for p in SINGLE[1:] + TWO[1:]))
     print("|---|---|%s" % ("---|" * 4))
     for w in wls:
@@ -111,7 +162,7 @@ def fig9(run, wls, kind, rel):
         print("- paper: %s" % PAPER[t])
 
 
-def fig12(run, wls, kind):
+def fig12(run, wls, kind, unit=""):
     def idle(w, p):
         r = run.get((w, p))
         xs = [num(r, k) for k in IDLE] if r else [None]
@@ -122,7 +173,7 @@ def fig12(run, wls, kind):
         return a / c if a is not None and c else None
 
     pairs = [(p, "lrr") for p in SINGLE[1:]] + [(p, "tl_rr") for p in TWO[1:]]
-    print("\n## Scheduler idle time over RR of the same level (Fig. 12)\n")
+    print("\n## Scheduler idle time over RR of the same level (Fig. 12%s)\n" % unit)
     print("| workload | type | %s |" % " | ".join(LABEL[p] for p, _ in pairs))
     print("|---|---|%s" % ("---|" * 4))
     for w in wls:
@@ -137,14 +188,14 @@ def fig12(run, wls, kind):
           "above RR, PA 6.8 % and 3.9 %.")
 
 
-def fig10(run, wls, kind, rel):
+def fig10(run, wls, kind, rel, unit=""):
     # the paper shows two kernels of each type: the two with the largest GTO-RR gap
     shown = []
     for t in ("A", "B"):
         ws = [w for w in wls if kind[w] == t]
         ws.sort(key=lambda w: -abs((rel(w, "gto", "lrr") or 1.0) - 1.0))
         shown += ws[:2]
-    print("\n## ALU and memory load, single level (Fig. 10): share of cycles\n")
+    print("\n## ALU and memory load, single level (Fig. 10%s): share of cycles\n" % unit)
     print("Two workloads of each type, those with the largest GTO-RR gap.\n")
     print("| workload | type | policy | neither | ALU only | memory only | both |")
     print("|---|---|---|---|---|---|---|")
@@ -193,6 +244,22 @@ def timelines(path, heading=True):
                                       " | ".join("%.0f" % a for a in avg)))
 
 
+def figures(run, unit):
+    def rel(w, p, base):
+        a, b = run.get((w, p)), run.get((w, base))
+        a, b = (speed(a) if a else None), (speed(b) if b else None)
+        return a / b if a and b else None
+
+    wls = sorted({w for (w, _) in run})
+    kind = {}
+    for w in wls:
+        g = rel(w, "gto", "lrr")
+        kind[w] = "A" if g and g > 1.01 else "B" if g and g < 0.99 else "-"
+    fig9(run, wls, kind, rel, unit)
+    fig12(run, wls, kind, unit)
+    fig10(run, wls, kind, rel, unit)
+
+
 def main(argv):
     paths, tls = [], []
     i = 0
@@ -210,20 +277,14 @@ def main(argv):
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2
     run = load(paths)
-
-    def rel(w, p, base):
-        a, b = run.get((w, p)), run.get((w, base))
-        a, b = (speed(a) if a else None), (speed(b) if b else None)
-        return a / b if a and b else None
-
-    wls = sorted({w for (w, _) in run})
-    kind = {}
-    for w in wls:
-        g = rel(w, "gto", "lrr")
-        kind[w] = "A" if g and g > 1.01 else "B" if g and g < 0.99 else "-"
-    fig9(run, wls, kind, rel)
-    fig12(run, wls, kind)
-    fig10(run, wls, kind, rel)
+    figures(run, "")
+    kernels = by_kernel(run)
+    if kernels:
+        print("\n# By kernel\n")
+        print("The paper types kernels, not programs.  The same tables for every kernel "
+              "that takes at least %d %% of its program's cycles under RR (its launches "
+              "summed), `program / kernel`.\n" % round(100 * KERNEL_SHARE))
+        figures(kernels, ", by kernel")
     for n, tl in enumerate(tls):
         timelines(tl, heading=n == 0)
     return 0
