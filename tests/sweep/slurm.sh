@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # slurm.sh: `warpsim sweep --slurm` on a real single-node Slurm.  As root,
-# starts munged (if not running), slurmctld and slurmd with a minimal
-# slurm.conf in a temporary folder (this machine as the only node, its CPUs,
-# proctrack/linuxproc, no cgroup, ports 16817/16818), submits a small sweep
+# starts a single-node Slurm in a temporary folder (scripts/slurm-local.sh:
+# munged if not running, slurmctld and slurmd), submits a small sweep
 # as held job arrays, cancels one array task, releases the rest, resubmits,
 # and checks that every point is present exactly once and that nothing done
 # was run again.  Stops what it started.  Exit 77 (skipped) when not root or
@@ -22,14 +21,10 @@ if ! need; then
 fi
 
 tmp=$(mktemp -d /tmp/warpsim-slurm.XXXXXX)
-chmod 755 "$tmp"
-started_munge=
+# shellcheck source=scripts/slurm-local.sh
+. "$root/scripts/slurm-local.sh"
 cleanup() {
-  for f in "$tmp/slurmd.pid" "$tmp/slurmctld.pid"; do
-    [ -s "$f" ] && kill "$(cat "$f")" 2>/dev/null
-  done
-  [ -n "$started_munge" ] && [ -s /run/munge/munged.pid ] && kill "$(cat /run/munge/munged.pid)" 2>/dev/null
-  sleep 0.5
+  slurm_local_stop "$tmp"
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -38,52 +33,7 @@ fail=0
 check() { local name=$1; shift; if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL $name"; fi; }
 die() { echo "slurm: FAIL: $*"; tail -5 "$tmp"/*.log 2>/dev/null; exit 1; }
 
-# munge: reuse a running munged, else start one
-if ! munge -n 2>/dev/null | unmunge >/dev/null 2>&1; then
-  [ -s /etc/munge/munge.key ] || die "no /etc/munge/munge.key"
-  mkdir -p /run/munge && chown munge:munge /run/munge
-  runuser -u munge -- munged || die "munged did not start"
-  started_munge=1
-  munge -n | unmunge >/dev/null 2>&1 || die "munge does not work"
-fi
-
-node=$(hostname -s)
-cpus=$(nproc)
-mkdir -p "$tmp/state" "$tmp/spool"
-cat >"$tmp/slurm.conf" <<EOF
-ClusterName=warpsimtest
-SlurmctldHost=$node(127.0.0.1)
-SlurmctldPort=16817
-SlurmdPort=16818
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_CPU
-SchedulerType=sched/backfill
-AccountingStorageType=accounting_storage/none
-JobCompType=jobcomp/none
-MpiDefault=none
-ReturnToService=2
-StateSaveLocation=$tmp/state
-SlurmdSpoolDir=$tmp/spool
-SlurmctldPidFile=$tmp/slurmctld.pid
-SlurmdPidFile=$tmp/slurmd.pid
-SlurmctldLogFile=$tmp/slurmctld.log
-SlurmdLogFile=$tmp/slurmd.log
-NodeName=$node NodeAddr=127.0.0.1 CPUs=$cpus State=UNKNOWN
-PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP
-EOF
-export SLURM_CONF=$tmp/slurm.conf
-slurmctld -i -f "$SLURM_CONF" || die "slurmctld did not start"
-slurmd -f "$SLURM_CONF" || die "slurmd did not start"
-for _ in $(seq 60); do
-  sinfo -h -o %t 2>/dev/null | grep -Eq '^(idle|mix|alloc)' && break
-  sleep 0.5
-done
-sinfo -h -o %t | grep -Eq '^(idle|mix|alloc)' || die "the node did not come up: $(sinfo 2>&1)"
+slurm_local_start "$tmp" 2>"$tmp/start.err" || die "$(cat "$tmp/start.err")"
 
 cat >"$tmp/s.toml" <<'EOF'
 name = "slurmtest"
