@@ -144,7 +144,7 @@ def fig9(run, wls, kind, rel, unit=""):
     for t in ("A", "B"):
         sets = [(n, [w for w in wls if kind[w] == t and keep(w)]) for n, keep in subsets]
         if not sets[0][1]:
-            print("\n**Type %s**: no workload.  Paper: %s" % (t, PAPER[t]))
+            print("\n**Type %s**: none.  Paper: %s" % (t, PAPER[t]))
             continue
         if not sets[1][1] or not sets[2][1]:
             sets = sets[:1]  # one kind only: "all" says it
