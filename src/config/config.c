@@ -222,6 +222,10 @@ static const struct cfg_key cfg_keys[] = {
     K_U32("icnt.latency", icnt_latency, "8", 0, LAT_MAX, "crossbar latency in icnt cycles, each way"),
     K_U32("icnt.flit", icnt_flit_bytes, "32", 1, 4096, "bytes a crossbar port moves per icnt cycle"),
     K_U32("icnt.queue", icnt_queue, "16", 1, 4096, "packets buffered per crossbar port"),
+    K_U32("icnt.ctrl_bytes", icnt_ctrl_bytes, "0", 0, 4096,
+          "control bytes a packet that carries data (a write, a read reply) adds to it "
+          "(GPGPU-Sim 3.x: 8, its READ_PACKET_SIZE / WRITE_PACKET_SIZE: a 128-byte reply is "
+          "136 bytes, 5 flits of 32); a read request is 8 bytes either way"),
 
     /* ---- memory partitions ---- */
     K_U32("mem.channels", n_channels, "6", 1, 256, "DRAM channels (memory partitions)"),

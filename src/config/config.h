@@ -97,6 +97,7 @@ struct gpu_config {
     uint32_t icnt_latency;       /* icnt cycles, each direction */
     uint32_t icnt_flit_bytes;    /* bytes a port moves per icnt cycle */
     uint32_t icnt_queue;         /* packets buffered per port */
+    uint32_t icnt_ctrl_bytes;    /* control bytes added to packets carrying data */
 
     /* ---- memory partitions: L2 slices and DRAM channels ---- */
     uint32_t n_channels;         /* DRAM channels (memory partitions) */
