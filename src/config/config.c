@@ -222,6 +222,10 @@ static const struct cfg_key cfg_keys[] = {
     K_U32("icnt.latency", icnt_latency, "8", 0, LAT_MAX, "crossbar latency in icnt cycles, each way"),
     K_U32("icnt.flit", icnt_flit_bytes, "32", 1, 4096, "bytes a crossbar port moves per icnt cycle"),
     K_U32("icnt.queue", icnt_queue, "16", 1, 4096, "packets buffered per crossbar port"),
+    K_U32("icnt.ctrl_bytes", icnt_ctrl_bytes, "0", 0, 4096,
+          "control bytes a packet that carries data (a write, a read reply) adds to it "
+          "(GPGPU-Sim 3.x: 8, its READ_PACKET_SIZE / WRITE_PACKET_SIZE: a 128-byte reply is "
+          "136 bytes, 5 flits of 32); a read request is 8 bytes either way"),
 
     /* ---- memory partitions ---- */
     K_U32("mem.channels", n_channels, "6", 1, 256, "DRAM channels (memory partitions)"),
@@ -233,6 +237,11 @@ static const struct cfg_key cfg_keys[] = {
     K_U32("l2.banks", l2_banks, "1", 1, 256, "banks per L2 slice"),
     K_U32("l2.ports", l2_ports, "1", 1, 64, "accesses one L2 bank serves per L2 cycle"),
     K_U32("l2.bank_queue", l2_bank_queue, "8", 1, 4096, "request queue entries per L2 bank"),
+    K_U32("l2.reply_queue", l2_reply_queue, "0", 0, 4096,
+          "0: an L2 slice's reply queue to the interconnect is unbounded; else it holds this "
+          "many replies, and while it is full no request is looked up (GPGPU-Sim 3.x: the "
+          "L2-to-icnt queue, the last field of -gpgpu_dram_partition_queues, default 8; "
+          "replies of DRAM fills and bypassed reads enter it regardless)"),
     K_BOOL("l2.memcpy_fill", l2_memcpy_fill, "0",
            "1: host-to-device copies leave their lines in the L2, as GPGPU-Sim 4.x's "
            "-gpgpu_perf_sim_memcpy (no 3.x release had it: the first kernel starts cold)"),
@@ -260,7 +269,13 @@ static const struct cfg_key cfg_keys[] = {
            "first"),
     K_U32("l2.rop_latency", l2_rop_latency, "120", 0, LAT_MAX,
           "l2 cycles every request (hit or miss) waits between arriving at its L2 sub-partition "
-          "and entering its bank queue, as GPGPU-Sim's ROP delay; a bypassed read skips it"),
+          "and entering its bank queue, as GPGPU-Sim's ROP delay; a bypassed read waits "
+          "l2.bypass_rop instead"),
+    K_U32("l2.bypass_rop", l2_bypass_rop, "0", 0, LAT_MAX,
+          "l2 cycles a read the L2 policy bypasses waits between arriving at its L2 "
+          "sub-partition and entering the DRAM queue (a FIFO beside the ROP queue); 0: "
+          "straight to the DRAM queue.  MeDiC in GPGPU-Sim 3.2.1: the ROP delay is applied "
+          "at the partition's entry, before the paper's bypass demultiplexer"),
 
     /* ---- DRAM ---- */
     K_U32("dram.banks", dram_banks, "16", 1, 1024, "banks per channel"),

@@ -97,6 +97,7 @@ struct gpu_config {
     uint32_t icnt_latency;       /* icnt cycles, each direction */
     uint32_t icnt_flit_bytes;    /* bytes a port moves per icnt cycle */
     uint32_t icnt_queue;         /* packets buffered per port */
+    uint32_t icnt_ctrl_bytes;    /* control bytes added to packets carrying data */
 
     /* ---- memory partitions: L2 slices and DRAM channels ---- */
     uint32_t n_channels;         /* DRAM channels (memory partitions) */
@@ -105,6 +106,8 @@ struct gpu_config {
     uint32_t l2_banks;           /* per sub-partition */
     uint32_t l2_ports;           /* accesses one bank serves per l2 cycle */
     uint32_t l2_bank_queue;      /* request queue entries per bank */
+    uint32_t l2_reply_queue;     /* 0: unbounded; else replies the L2-to-icnt queue holds
+                                    before lookups wait (GPGPU-Sim's L2_icnt queue) */
     char l1d_latency_on[8];      /* "all": hits and fills pay l1d.latency; "hits": hits only */
     uint32_t l1d_flush, l2_flush;/* invalidate at the end of every kernel */
     uint32_t l2_memcpy_fill;     /* host-to-device copies write their lines into the L2 */
@@ -115,6 +118,7 @@ struct gpu_config {
     uint32_t l2_input_ports;     /* interconnect ports of a sub-partition's input */
     uint32_t l2_rotate;          /* the first bank served rotates per l2 cycle */
     uint32_t l2_rop_latency;     /* l2 cycles from arrival to the bank queue (GPGPU-Sim ROP) */
+    uint32_t l2_bypass_rop;      /* l2 cycles from arrival to the DRAM queue of a bypassed read */
     uint32_t l2_enabled;
 
     /* ---- DRAM (GDDR timing, in DRAM command-clock cycles) ---- */

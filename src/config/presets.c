@@ -115,11 +115,19 @@ static const char *const preset_medic[] = {
     "l1d.sets=32", "l1d.line=128", "l1d.assoc=4", "l1d.policy=lru",
     "mem.channels=6", "mem.subparts=1", /* one L2 slice per partition */
     "l2.sets=64", "l2.line=128", "l2.assoc=16", "l2.policy=lru", /* 128 KB x 6 = 768 KB */
-    "l2.banks=2", "l2.ports=2",
+    /* Table I: 2 banks and 2 interconnect ports per partition; the ports are
+     * the partition's input (the 1400 MHz interconnect brings 2 requests per
+     * L2 cycle), each bank looks up one request per cycle as GPGPU-Sim's cache */
+    "l2.banks=2", "l2.ports=1",
     "l2.rotate=1", /* Section 5: the first port and bank rotate every cycle */
     /* -rop_latency 120 plus the paper's 10-cycle bank lookup and its 1-cycle
      * bank arbiter (CHOICE: all before the lookup, hits and misses alike) */
     "l2.rop_latency=131",
+    /* a bypassed read skips the arbiter and the lookup, not the ROP delay,
+     * which GPGPU-Sim 3.2.1 applies on entry to the partition */
+    "l2.bypass_rop=120",
+    "l2.reply_queue=8", /* 3.2.1's -gpgpu_dram_partition_queues 8:8:8:8 */
+    "icnt.ctrl_bytes=8", /* 3.2.1: a reply is its data + 8 control bytes */
     "l2.port_bytes=0", /* 3.2.1 has no L2 data port (added in 3.2.2) */
     "dram.banks=8", "dram.burst=8", "dram.sched=frfcfs",
     /* GDDR5 at 1674 MHz, 2 beats per command clock (CHOICE), timings in those cycles */

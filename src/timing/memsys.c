@@ -204,6 +204,8 @@ static void memsys_register(struct mem_system *ms, struct stats *s)
     C(l2_queue_latency_sum, "l2 cycles requests waited in L2 bank queues");
     C(l2_queue_latency_count, "requests served from L2 bank queues");
     C(l2_bypasses, "L2 reads the L2 policy sent straight to DRAM (no lookup, no fill)");
+    C(l2_reply_stalls, "L2 cycles a slice stopped looking up waiting requests because its "
+                       "reply queue was full (l2.reply_queue)");
     C(l2_requests, "requests that arrived at an L2 sub-partition (bypassed or not; not "
                    "write-backs or fetches)");
     C(l2_hit_divergence_sum, "core cycles between the first and the last L2-hit reply of "
@@ -413,6 +415,7 @@ int memsys_new(const struct gpu_config *cfg, const struct dev_mem *mem, struct s
         for (uint32_t b = 0; b < c->l2_banks; b++)
             memsys_ring_alloc(&sb->bankq[b], c->l2_bank_queue, 0);
         memsys_ring_alloc(&sb->rop, ms->pool.cap, 1);
+        memsys_ring_alloc(&sb->byp, ms->pool.cap, 1);
         memsys_ring_alloc(&sb->out, ms->pool.cap, 1);
     }
     memsys_icnt_init(&ms->req_net, ms->n_sms, ms->n_sub, c->icnt_queue, c->l2_input_ports);
@@ -465,6 +468,7 @@ void memsys_free(struct mem_system *ms)
             free(sb->bankq);
             memsys_ring_release(&sb->out);
             memsys_ring_release(&sb->rop);
+            memsys_ring_release(&sb->byp);
         }
     }
     for (uint32_t i = 0; i < ms->n_ch; i++)
@@ -597,11 +601,13 @@ uint64_t memsys_next_event(const struct mem_system *ms, uint64_t now)
             if (!ring_empty(&sb->bankq[b]))
                 best = min_u64(best, dom_to_core(ms, now, ms->f_l2, ms->acc_l2, ms->l2_now,
                                                  ms->l2_now + 1));
-        if (!ring_empty(&sb->rop)) {
-            uint64_t t = ring_head_t(&sb->rop);
-            best = min_u64(best, dom_to_core(ms, now, ms->f_l2, ms->acc_l2, ms->l2_now,
-                                             t > ms->l2_now ? t : ms->l2_now + 1));
-        }
+        const struct idx_ring *delays[2] = {&sb->rop, &sb->byp};
+        for (int k = 0; k < 2; k++)
+            if (!ring_empty(delays[k])) {
+                uint64_t t = ring_head_t(delays[k]);
+                best = min_u64(best, dom_to_core(ms, now, ms->f_l2, ms->acc_l2, ms->l2_now,
+                                                 t > ms->l2_now ? t : ms->l2_now + 1));
+            }
         if (!ring_empty(&sb->out))
             best = min_u64(best, dom_to_core(ms, now, ms->f_l2, ms->acc_l2, ms->l2_now,
                                              ring_head_t(&sb->out)));
@@ -654,13 +660,13 @@ void memsys_dump(const struct mem_system *ms, FILE *out)
         for (uint32_t b = 0; b < ms->cfg.l2_banks; b++)
             qn += sb->bankq[b].n;
         if (!qn && !sb->mshr.used && ring_empty(&sb->out) && ring_empty(&ms->req_net.dst[s]) &&
-            ring_empty(&sb->rop))
+            ring_empty(&sb->rop) && ring_empty(&sb->byp))
             continue;
         fprintf(out,
-                "  l2 sub-partition %u: input %u, rop %u, bank queues %u, mshr %u/%u, "
+                "  l2 sub-partition %u: input %u, rop %u, bypass %u, bank queues %u, mshr %u/%u, "
                 "replies %u\n",
-                s, ms->req_net.dst[s].n, sb->rop.n, qn, sb->mshr.used, sb->mshr.entries,
-                sb->out.n);
+                s, ms->req_net.dst[s].n, sb->rop.n, sb->byp.n, qn, sb->mshr.used,
+                sb->mshr.entries, sb->out.n);
     }
     for (uint32_t i = 0; i < ms->n_ch; i++) {
         const struct dram_channel *ch = &ms->ch[i];

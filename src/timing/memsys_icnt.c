@@ -3,7 +3,8 @@
  *
  * Modelling choices:
  * - Crossbar: each source port sends one packet per ceil(bytes / flit)
- *   icnt cycles (read requests: one flit; writes and replies: their data);
+ *   icnt cycles (read requests: 8 bytes; writes and replies: their data plus
+ *   icnt.ctrl_bytes);
  *   each destination accepts packets serialised the same way, through
  *   dst_ports ports that each take one packet at a time (an L2
  *   sub-partition has l2.input_ports, an SM one); a packet
@@ -81,7 +82,8 @@ void memsys_icnt_tick(struct mem_system *ms)
             continue;
         }
         ring_pop(src);
-        icnt_send(ms, n, s, r->sub, q, r->kind == MEM_REQ_WRITE ? r->bytes : 8);
+        icnt_send(ms, n, s, r->sub, q,
+                  r->kind == MEM_REQ_WRITE ? r->bytes + ms->cfg.icnt_ctrl_bytes : 8);
         ms->st.icnt_req_packets++;
     }
     n = &ms->rep_net;
@@ -98,7 +100,7 @@ void memsys_icnt_tick(struct mem_system *ms)
             continue;
         }
         ring_pop(src);
-        icnt_send(ms, n, s, r->sm, q, r->bytes);
+        icnt_send(ms, n, s, r->sm, q, r->bytes + ms->cfg.icnt_ctrl_bytes);
         ms->st.icnt_reply_packets++;
     }
 }

@@ -77,6 +77,7 @@ struct l2_sub {
     uint8_t *sectors;           /* [sets * assoc] valid sectors (l2.sector_bytes), else NULL */
     struct mshr_table mshr;
     struct idx_ring rop;        /* timed (l2): arrived requests in their ROP delay */
+    struct idx_ring byp;        /* timed (l2): bypassed reads in their l2.bypass_rop delay */
     struct idx_ring *bankq;     /* [l2_banks] */
     struct idx_ring out;        /* timed (l2): replies for the reply network */
     uint64_t data_free, fill_free; /* l2 cycle the data / fill port is free (l2.port_bytes) */
@@ -102,6 +103,7 @@ struct memsys_counters {
     uint64_t smem_accesses, smem_cycles;
     uint64_t l2_accesses, l2_hits, l2_misses, l2_hit_reserved, l2_writebacks;
     uint64_t l2_queue_latency_sum, l2_queue_latency_count, l2_bypasses, l2_requests;
+    uint64_t l2_reply_stalls;
     uint64_t l2_hit_divergence_sum, l2_hit_divergence_count, l2_hit_divergence_max;
     uint64_t dram_cycles;
     uint64_t mem_latency_sum, mem_latency_count;

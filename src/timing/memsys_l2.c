@@ -7,12 +7,19 @@
  *   bank serves l2_ports requests per l2 cycle from its queue head, bank 0
  *   first, or with l2.rotate a first bank that rotates every l2 cycle (the
  *   banks share the DRAM queue, the MSHRs and the reply queue, whose order
- *   follows the service order).  The input takes what the interconnect
- *   delivers through l2.input_ports ports (memsys_icnt.c).  With
+ *   follows the service order).  With l2.reply_queue > 0 the reply queue
+ *   holds that many replies: while it is full no request is looked up
+ *   (GPGPU-Sim 3.x looks up only while its L2-to-icnt queue has room, for
+ *   hits and misses alike); replies of DRAM fills and bypassed reads enter
+ *   it regardless (GPGPU-Sim keeps fill replies in the cache until the
+ *   queue has room: here they count against the lookups at once).  The
+ *   input takes what the interconnect delivers through l2.input_ports
+ *   ports (memsys_icnt.c).  With
  *   l2.rop_latency > 0 a request first waits that many l2 cycles in an
  *   unbounded FIFO (GPGPU-Sim's ROP queue, which delays hits and misses alike
  *   before the tag lookup), then moves in order to its bank queue (a full bank
- *   queue blocks the FIFO's head).  Bypassed reads never enter it.
+ *   queue blocks the FIFO's head).  Bypassed reads never enter it (see
+ *   l2.bypass_rop below).
  * - L2: write-back, write-allocate (a write miss allocates the line without
  *   fetching it: byte-masked write, as sectored GPGPU-Sim L2s); L2 misses
  *   send the first request to DRAM and merge later ones in the MSHR; fills
@@ -23,9 +30,13 @@
  *   the core cycle whose memsys_cycle() ran that l2 tick.
  * - Bypass (MeDiC WByp, SPEC-policies 7.3): when a read arrives at its
  *   sub-partition the L2 policy's bypass() is asked once (set, and the
- *   request's PC, SM, warp slot and tag).  A bypassing read skips the bank
- *   queue and the tag lookup and goes straight to the DRAM queue (it waits at
- *   the input, blocking it, while the DRAM queue is full); its returned data
+ *   request's PC, SM, warp slot and tag).  A bypassing read skips the ROP
+ *   delay, the bank queue and the tag lookup and goes straight to the DRAM
+ *   queue (it waits at the input, blocking it, while the DRAM queue is
+ *   full), or with l2.bypass_rop > 0 first waits that many l2 cycles in a
+ *   FIFO of its own beside the ROP queue (whose head waits while the DRAM
+ *   queue is full; MeDiC in GPGPU-Sim: the ROP delay is applied on entry to
+ *   the partition, before the bypass demultiplexer); its returned data
  *   goes to the reply queue without being inserted; it counts in
  *   l2_bypasses, never in l2_accesses.  Writes and atomics always take the
  *   L2: atomics execute there (SPEC 7.3: they look the tags up), and since
@@ -335,6 +346,12 @@ void memsys_l2_tick(struct mem_system *ms)
         /* arbiter: every arrived request moves, in order, to its bank queue;
          * a full bank queue blocks the input (head of line) */
         /* requests whose ROP delay is over enter their bank queue, in order */
+        /* bypassed reads whose delay is over enter the DRAM queue, in order */
+        while (ring_ready(&sb->byp, ms->l2_now)) {
+            if (!to_dram(ms, ring_head(&sb->byp), 0))
+                break;
+            ring_pop(&sb->byp);
+        }
         while (ring_ready(&sb->rop, ms->l2_now)) {
             uint32_t q = ring_head(&sb->rop);
             struct idx_ring *bq = &sb->bankq[ms->pool.r[q].l2_bank];
@@ -348,8 +365,11 @@ void memsys_l2_tick(struct mem_system *ms)
         while (ring_ready(in, ms->icnt_now)) {
             uint32_t q = ring_head(in);
             if (l2_bypassed(ms, sb, &ms->pool.r[q])) {
-                if (!to_dram(ms, q, 0))
+                if (c->l2_bypass_rop) {
+                    ring_push_t(&sb->byp, q, ms->l2_now + c->l2_bypass_rop);
+                } else if (!to_dram(ms, q, 0)) {
                     break;
+                }
                 ring_pop(in);
                 ms->st.l2_bypasses++;
                 continue;
@@ -367,9 +387,15 @@ void memsys_l2_tick(struct mem_system *ms)
             ring_push(bq, q);
         }
         uint32_t first = c->l2_rotate ? (uint32_t)(ms->l2_now % c->l2_banks) : 0;
-        for (uint32_t k = 0; k < c->l2_banks; k++) {
+        int stalled = 0;
+        for (uint32_t k = 0; k < c->l2_banks && !stalled; k++) {
             struct idx_ring *bq = &sb->bankq[(first + k) % c->l2_banks];
             for (uint32_t p = 0; p < c->l2_ports && !ring_empty(bq); p++) {
+                if (c->l2_reply_queue && sb->out.n >= c->l2_reply_queue) {
+                    ms->st.l2_reply_stalls++;
+                    stalled = 1;
+                    break;
+                }
                 uint32_t q = ring_head(bq);
                 uint64_t t0 = ms->pool.r[q].t_l2q;
                 if (!l2_serve(ms, sb, q))

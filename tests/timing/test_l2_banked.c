@@ -8,7 +8,12 @@
  * l2_hit_divergence (MeDiC Fig. 7b): an instruction whose two L2 requests hit
  * in two banks waits for the slower one; when the other SM's requests queue
  * in one of the banks first, the gap between its first and last hit grows;
- * an instruction with a miss does not count. */
+ * an instruction with a miss does not count.
+ * l2.reply_queue (GPGPU-Sim's L2-to-icnt queue): four hits queued in one bank
+ * are looked up on consecutive cycles while the reply queue is unbounded;
+ * with room for one reply each lookup waits until the previous reply has
+ * left the queue (its hit latency, then the reply network), and the waits
+ * count in l2_reply_stalls. */
 #include "timing/mem_fx.h"
 
 #define LOG 8
@@ -160,10 +165,50 @@ static void test_hit_divergence(void **state)
     fx_close(&f);
 }
 
+/* Four lines of bank 0 of sub-partition 0 warmed into the L2, then one
+ * instruction reads them all; the cycles between consecutive lookups. */
+static void reply_gaps(uint32_t reply_queue, uint64_t gap[3], uint64_t *stalls)
+{
+    struct fx f;
+    tiny_config(&f.cfg);
+    f.cfg.l1d_enabled = 0;
+    f.cfg.l2_reply_queue = reply_queue;
+    fx_open(&f);
+    for (uint32_t k = 0; k < 4; k++) /* lines 0, 4, 8, 12: bank 0 */
+        fx_run(&f, load_inst(1, 1, 0, GBASE + 512u * k, 1));
+    struct lookups l = {0};
+    memsys_set_listener(f.ms, 0, listener, &l);
+    fx_run(&f, load_inst(0, 2, 512, GBASE, 0xf));
+    assert_int_equal(l.n, 4);
+    assert_int_equal(stat(&f, "l2_hits"), 4);
+    for (int k = 0; k < 3; k++)
+        gap[k] = l.now[k + 1] - l.now[k];
+    *stalls = stat(&f, "l2_reply_stalls");
+    fx_close(&f);
+}
+
+static void test_reply_queue(void **state)
+{
+    (void)state;
+    uint64_t gap[3], stalls;
+    reply_gaps(0, gap, &stalls);
+    for (int k = 0; k < 3; k++)
+        assert_int_equal(gap[k], 1);
+    assert_int_equal(stalls, 0);
+    reply_gaps(1, gap, &stalls);
+    /* a reply is ready its hit latency (20) after the lookup and leaves for the
+     * reply network in that cycle, after the cycle's lookups: the next lookup
+     * is a cycle later, the 20 cycles before it stalled */
+    for (int k = 0; k < 3; k++)
+        assert_int_equal(gap[k], 21);
+    assert_int_equal(stalls, 3 * 20);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_input_ports),
                                        cmocka_unit_test(test_rotate),
-                                       cmocka_unit_test(test_hit_divergence)};
+                                       cmocka_unit_test(test_hit_divergence),
+                                       cmocka_unit_test(test_reply_queue)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,7 +3,8 @@
  * test_partition), selected by name as any policy:
  * L2 access events carry the requesting warp's slot, PC and hit/miss back to
  * its SM; an L2 policy that bypasses by request tag sends reads straight to
- * DRAM without touching the L2, while atomics and writes still take it; a
+ * DRAM without touching the L2 (after l2.bypass_rop cycles, not the ROP
+ * delay), while atomics and writes still take it; a
  * two-queue DRAM policy serves its high-priority queue first and each queue
  * holds its own capacity; a partitioning cache policy places every line in
  * its partition even when the other partition has empty ways, and refuses to
@@ -90,7 +91,8 @@ static void test_l2_events_and_bypass(void **state)
      * here, and fills reply at once.  So the L2 time a bypass saves over a
      * miss is that wait: zero, and a bypassed read to a closed DRAM bank
      * costs exactly what the L2 miss to a closed bank cost (with a ROP delay,
-     * as GPGPU-Sim's, the bypass saves it: test_l2_rop_delay). */
+     * as GPGPU-Sim's, the bypass saves it unless l2.bypass_rop makes it wait:
+     * test_l2_rop_delay, test_l2_bypass_rop). */
     assert_int_equal(t_byp, t_miss);
     /* the bypassed data was not inserted: SM 1 (cold L1) misses y in the L2 */
     fx_run(&f, tagged(load_inst(1, 2, 0, y, 1), 0x58, 0));
@@ -127,11 +129,13 @@ static void test_l2_events_and_bypass(void **state)
 
 /* Latencies of one L2 miss (line x), one L2 hit (x again, from the other SM)
  * and one bypassed read (line y, another closed DRAM bank) at a ROP delay. */
-static void rop_latencies(uint32_t rop, uint64_t *miss, uint64_t *hit, uint64_t *byp)
+static void rop_latencies(uint32_t rop, uint32_t byp_rop, uint64_t *miss, uint64_t *hit,
+                          uint64_t *byp)
 {
     struct fx f;
     tiny_config(&f.cfg);
     f.cfg.l2_rop_latency = rop;
+    f.cfg.l2_bypass_rop = byp_rop;
     snprintf(f.cfg.l2.policy, sizeof f.cfg.l2.policy, "test_tagbypass");
     fx_open(&f);
     f.skip = 1;
@@ -152,13 +156,30 @@ static void test_l2_rop_delay(void **state)
 {
     (void)state;
     uint64_t m0, h0, b0, m1, h1, b1;
-    rop_latencies(0, &m0, &h0, &b0);
-    rop_latencies(40, &m1, &h1, &b1);
+    rop_latencies(0, 0, &m0, &h0, &b0);
+    rop_latencies(40, 0, &m1, &h1, &b1);
     assert_int_equal(m1, m0 + 40);
     assert_int_equal(h1, h0 + 40);
     assert_int_equal(b1, b0);
     assert_int_equal(b0, m0);
     assert_int_equal(m1 - b1, 40);
+}
+
+/* l2.bypass_rop delays a bypassed read by exactly its value on its own path
+ * (requests that look the L2 up keep l2.rop_latency): at ROP 40 and bypass
+ * delay 29 the bypass arrives at DRAM 11 cycles before the miss would, as
+ * MeDiC's bypass skips the 1-cycle arbiter and 10-cycle lookup but not
+ * GPGPU-Sim's ROP delay at the partition's entry. */
+static void test_l2_bypass_rop(void **state)
+{
+    (void)state;
+    uint64_t m0, h0, b0, m1, h1, b1;
+    rop_latencies(40, 0, &m0, &h0, &b0);
+    rop_latencies(40, 29, &m1, &h1, &b1);
+    assert_int_equal(m1, m0);
+    assert_int_equal(h1, h0);
+    assert_int_equal(b1, b0 + 29);
+    assert_int_equal(m1 - b1, 11);
 }
 
 /* ---- DRAM priority queues ------------------------------------------------ */
@@ -337,6 +358,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_l2_events_and_bypass),
         cmocka_unit_test(test_l2_rop_delay),
+        cmocka_unit_test(test_l2_bypass_rop),
         cmocka_unit_test(test_dram_two_queues),
         cmocka_unit_test(test_partitioned_cache),
         cmocka_unit_test(test_cache_policy_stats),

@@ -80,6 +80,33 @@ static void test_pointer_chase_latencies(void **state)
     }
 }
 
+/* The L2-hit latency of a read (warm line, cold L1 of the other SM) with
+ * icnt.ctrl_bytes control bytes on every packet that carries data. */
+static uint64_t l2_hit_latency_ctrl(uint32_t ctrl)
+{
+    struct fx f;
+    tiny_config(&f.cfg);
+    f.cfg.icnt_ctrl_bytes = ctrl;
+    fx_open(&f);
+    fx_run(&f, load_inst(0, 0, 0, GBASE, 1));
+    uint64_t t = fx_run(&f, load_inst(1, 0, 0, GBASE, 1));
+    assert_int_equal(stat(&f, "l2_hits"), 1);
+    fx_close(&f);
+    return t;
+}
+
+/* icnt.ctrl_bytes: a 128-byte reply is 4 flits of 32 bytes alone, 5 with 8
+ * control bytes (GPGPU-Sim's 136-byte reply) and 6 with 33; the read request
+ * stays one flit, so the hit's latency grows by exactly the added flits. */
+static void test_icnt_ctrl_bytes(void **state)
+{
+    (void)state;
+    uint64_t t0 = l2_hit_latency_ctrl(0);
+    assert_int_equal(l2_hit_latency_ctrl(8), t0 + 1);
+    assert_int_equal(l2_hit_latency_ctrl(32), t0 + 1);
+    assert_int_equal(l2_hit_latency_ctrl(33), t0 + 2);
+}
+
 static void test_row_hits_and_l2_bypass(void **state)
 {
     (void)state;
@@ -657,6 +684,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pointer_chase_latencies),
+        cmocka_unit_test(test_icnt_ctrl_bytes),
         cmocka_unit_test(test_row_hits_and_l2_bypass),
         cmocka_unit_test(test_streaming_bandwidth),
         cmocka_unit_test(test_l2_queueing),

@@ -217,9 +217,16 @@ static void test_preset_medic(void **state)
     assert_int_equal(c.n_channels * c.subparts_per_channel * cache_bytes(&c.l2), 768 * KB);
     assert_int_equal(c.l2.assoc, 16);
     assert_int_equal(c.l2_banks * c.subparts_per_channel, 2);
-    assert_int_equal(c.l2_ports, 2);
+    /* Table I's 2 ports are the partition's interconnect ports (the 1400 MHz
+     * interconnect: 2 requests per L2 cycle); a bank looks up one per cycle */
+    assert_int_equal(c.l2_ports, 1);
+    assert_true(c.icnt_mhz == 2 * c.l2_mhz && c.l2_input_ports == 1);
     /* GPGPU-Sim 3.2.1's -rop_latency 120 plus the paper's 10-cycle lookup and arbiter */
     assert_int_equal(c.l2_rop_latency, 131);
+    /* a bypassed read waits the ROP delay only; 3.2.1's L2-to-icnt queue */
+    assert_int_equal(c.l2_bypass_rop, 120);
+    assert_int_equal(c.l2_reply_queue, 8);
+    assert_int_equal(c.icnt_ctrl_bytes, 8); /* 136-byte replies, 5 flits of 32 */
     assert_int_equal(c.l2.hit_latency, 0);
     assert_int_equal(c.dram_banks, 8);
     assert_int_equal(c.dram_burst, 8);
@@ -428,7 +435,7 @@ static void test_file_loading(void **state)
 
     config_defaults(&c);
     assert_int_equal(config_load(&c, "medic", &e), WS_OK);
-    assert_int_equal(c.l2_ports, 2);
+    assert_int_equal(c.l2_banks, 2);
 
     config_defaults(&c);
     assert_int_equal(config_load(&c, WS_SOURCE_DIR "/configs/example.cfg", &e), WS_OK);
