@@ -4,7 +4,7 @@
 paws-rodinia.toml (Rodinia programs); Markdown on stdout, the paper's numbers
 beside ours.
 
-usage: tables.py RESULTS.csv [RESULTS.csv ...] [--timelines TIMELINES.csv]...
+usage: tables.py [RESULTS.csv ...] [--timelines TIMELINES.csv]...
 
 Rows of group `main` are built-in workloads, the others Rodinia programs
 (shown as `name (R)`).  A workload is type A when single-level GTO beats RR by
@@ -273,11 +273,12 @@ def main(argv):
         else:
             paths.append(argv[i])
             i += 1
-    if not paths:
+    if not paths and not tls:
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2
     run = load(paths)
-    figures(run, "")
+    if run:
+        figures(run, "")
     kernels = by_kernel(run)
     if kernels:
         print("\n# By kernel\n")
