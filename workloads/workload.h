@@ -81,4 +81,16 @@ int wl_check_f32(const char *what, const float *want, const float *got, size_t n
         }                                                                                \
     } while (0)
 
+/* The same for host code that frees what it allocated: on failure the status
+ * goes to the caller's `rc`, ws_last_error(gpu) into its `detail` (of
+ * `detail_len` bytes), and control to its label `out`. */
+#define WL_TRY_OUT(call)                                                                 \
+    do {                                                                                 \
+        rc = (call);                                                                     \
+        if (rc != WS_OK) {                                                               \
+            snprintf(detail, detail_len, "%s", ws_last_error(gpu));                      \
+            goto out;                                                                    \
+        }                                                                                \
+    } while (0)
+
 #endif

@@ -122,15 +122,6 @@ static void backp_cpu_adjust(const struct backp_net *n, const float *delta, floa
     }
 }
 
-#define BACKP_TRY(call)                                                                  \
-    do {                                                                                 \
-        rc = (call);                                                                     \
-        if (rc != WS_OK) {                                                               \
-            snprintf(detail, detail_len, "%s", ws_last_error(gpu));                      \
-            goto out;                                                                    \
-        }                                                                                \
-    } while (0)
-
 static int backp_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *detail,
                      size_t detail_len)
 {
@@ -156,19 +147,19 @@ static int backp_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char 
     ws_dim3 block = ws_dim(BACKP_BLOCK, BACKP_BLOCK, 1);
     char check[192];
     int rc;
-    BACKP_TRY(ws_malloc(gpu, (net.in + 1) * sizeof(float), &d_input));
-    BACKP_TRY(ws_malloc(gpu, nw * sizeof(float), &d_w));
-    BACKP_TRY(ws_malloc(gpu, nw * sizeof(float), &d_oldw));
-    BACKP_TRY(ws_malloc(gpu, npartial * sizeof(float), &d_partial));
-    BACKP_TRY(ws_malloc(gpu, (BACKP_HID + 1) * sizeof(float), &d_delta));
-    BACKP_TRY(ws_memcpy_htod(gpu, d_input, net.input, (net.in + 1) * sizeof(float)));
-    BACKP_TRY(ws_memcpy_htod(gpu, d_w, net.w, nw * sizeof(float)));
-    BACKP_TRY(ws_memcpy_htod(gpu, d_oldw, net.oldw, nw * sizeof(float)));
-    BACKP_TRY(ws_memcpy_htod(gpu, d_partial, partial, npartial * sizeof(float)));
+    WL_TRY_OUT(ws_malloc(gpu, (net.in + 1) * sizeof(float), &d_input));
+    WL_TRY_OUT(ws_malloc(gpu, nw * sizeof(float), &d_w));
+    WL_TRY_OUT(ws_malloc(gpu, nw * sizeof(float), &d_oldw));
+    WL_TRY_OUT(ws_malloc(gpu, npartial * sizeof(float), &d_partial));
+    WL_TRY_OUT(ws_malloc(gpu, (BACKP_HID + 1) * sizeof(float), &d_delta));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_input, net.input, (net.in + 1) * sizeof(float)));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_w, net.w, nw * sizeof(float)));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_oldw, net.oldw, nw * sizeof(float)));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_partial, partial, npartial * sizeof(float)));
 
     void *fwd_args[] = {&d_input, &d_w, &d_partial, &in, &hid};
-    BACKP_TRY(ws_launch(mod, "backp_layerforward", grid, block, 0, fwd_args));
-    BACKP_TRY(ws_memcpy_dtoh(gpu, partial, d_partial, npartial * sizeof(float)));
+    WL_TRY_OUT(ws_launch(mod, "backp_layerforward", grid, block, 0, fwd_args));
+    WL_TRY_OUT(ws_memcpy_dtoh(gpu, partial, d_partial, npartial * sizeof(float)));
     backp_cpu_partials(&net, want_partial);
     rc = wl_check_f32("partial_sum", want_partial, partial, npartial, 1e-6f, 1e-7f, check,
                       sizeof check);
@@ -178,11 +169,11 @@ static int backp_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char 
     }
 
     double output = backp_host_layers(&net, partial, delta);
-    BACKP_TRY(ws_memcpy_htod(gpu, d_delta, delta, sizeof delta));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_delta, delta, sizeof delta));
     void *adj_args[] = {&d_delta, &hid, &d_input, &in, &d_w, &d_oldw};
-    BACKP_TRY(ws_launch(mod, "backp_adjust_weights", grid, block, 0, adj_args));
-    BACKP_TRY(ws_memcpy_dtoh(gpu, w, d_w, nw * sizeof(float)));
-    BACKP_TRY(ws_memcpy_dtoh(gpu, oldw, d_oldw, nw * sizeof(float)));
+    WL_TRY_OUT(ws_launch(mod, "backp_adjust_weights", grid, block, 0, adj_args));
+    WL_TRY_OUT(ws_memcpy_dtoh(gpu, w, d_w, nw * sizeof(float)));
+    WL_TRY_OUT(ws_memcpy_dtoh(gpu, oldw, d_oldw, nw * sizeof(float)));
     memcpy(want_w, net.w, nw * sizeof(float));
     memcpy(want_oldw, net.oldw, nw * sizeof(float));
     backp_cpu_adjust(&net, delta, want_w, want_oldw);

@@ -89,15 +89,6 @@ static uint32_t bfs_cpu(const struct bfs_graph *g, int32_t *cost)
     return levels;
 }
 
-#define BFS_TRY(call)                                                                    \
-    do {                                                                                 \
-        rc = (call);                                                                     \
-        if (rc != WS_OK) {                                                               \
-            snprintf(detail, detail_len, "%s", ws_last_error(gpu));                      \
-            goto out;                                                                    \
-        }                                                                                \
-    } while (0)
-
 static int bfs_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *detail,
                    size_t detail_len)
 {
@@ -119,19 +110,19 @@ static int bfs_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *d
               d_cost = 0, d_changed = 0;
     int rc;
     uint32_t levels = 0;
-    BFS_TRY(ws_malloc(gpu, ((size_t)n + 1) * sizeof(int32_t), &d_row));
-    BFS_TRY(ws_malloc(gpu, ((size_t)g.num_edges + 1) * sizeof(int32_t), &d_edges));
-    BFS_TRY(ws_malloc(gpu, n, &d_frontier));
-    BFS_TRY(ws_malloc(gpu, n, &d_updating));
-    BFS_TRY(ws_malloc(gpu, n, &d_visited));
-    BFS_TRY(ws_malloc(gpu, (size_t)n * sizeof(int32_t), &d_cost));
-    BFS_TRY(ws_malloc(gpu, sizeof(int32_t), &d_changed));
-    BFS_TRY(ws_memcpy_htod(gpu, d_row, g.row_start, ((size_t)n + 1) * sizeof(int32_t)));
-    BFS_TRY(ws_memcpy_htod(gpu, d_edges, g.edges, (size_t)g.num_edges * sizeof(int32_t)));
-    BFS_TRY(ws_memcpy_htod(gpu, d_frontier, mask, n));
-    BFS_TRY(ws_memcpy_htod(gpu, d_visited, mask, n));
-    BFS_TRY(ws_memset(gpu, d_updating, 0, n));
-    BFS_TRY(ws_memcpy_htod(gpu, d_cost, cost, (size_t)n * sizeof(int32_t)));
+    WL_TRY_OUT(ws_malloc(gpu, ((size_t)n + 1) * sizeof(int32_t), &d_row));
+    WL_TRY_OUT(ws_malloc(gpu, ((size_t)g.num_edges + 1) * sizeof(int32_t), &d_edges));
+    WL_TRY_OUT(ws_malloc(gpu, n, &d_frontier));
+    WL_TRY_OUT(ws_malloc(gpu, n, &d_updating));
+    WL_TRY_OUT(ws_malloc(gpu, n, &d_visited));
+    WL_TRY_OUT(ws_malloc(gpu, (size_t)n * sizeof(int32_t), &d_cost));
+    WL_TRY_OUT(ws_malloc(gpu, sizeof(int32_t), &d_changed));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_row, g.row_start, ((size_t)n + 1) * sizeof(int32_t)));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_edges, g.edges, (size_t)g.num_edges * sizeof(int32_t)));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_frontier, mask, n));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_visited, mask, n));
+    WL_TRY_OUT(ws_memset(gpu, d_updating, 0, n));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_cost, cost, (size_t)n * sizeof(int32_t)));
 
     void *expand_args[] = {&d_row, &d_edges, &d_frontier, &d_updating,
                            &d_visited, &d_cost, &num_nodes};
@@ -140,10 +131,10 @@ static int bfs_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *d
     ws_dim3 block = ws_dim(BFS_BLOCK, 1, 1);
     for (;;) {
         int32_t changed = 0;
-        BFS_TRY(ws_memset(gpu, d_changed, 0, sizeof(int32_t)));
-        BFS_TRY(ws_launch(mod, "bfs_expand", grid, block, 0, expand_args));
-        BFS_TRY(ws_launch(mod, "bfs_update", grid, block, 0, update_args));
-        BFS_TRY(ws_memcpy_dtoh(gpu, &changed, d_changed, sizeof changed));
+        WL_TRY_OUT(ws_memset(gpu, d_changed, 0, sizeof(int32_t)));
+        WL_TRY_OUT(ws_launch(mod, "bfs_expand", grid, block, 0, expand_args));
+        WL_TRY_OUT(ws_launch(mod, "bfs_update", grid, block, 0, update_args));
+        WL_TRY_OUT(ws_memcpy_dtoh(gpu, &changed, d_changed, sizeof changed));
         levels++;
         if (!changed)
             break;
@@ -153,7 +144,7 @@ static int bfs_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *d
             goto out;
         }
     }
-    BFS_TRY(ws_memcpy_dtoh(gpu, cost, d_cost, (size_t)n * sizeof(int32_t)));
+    WL_TRY_OUT(ws_memcpy_dtoh(gpu, cost, d_cost, (size_t)n * sizeof(int32_t)));
 
     uint32_t want_levels = bfs_cpu(&g, want);
     char check[192];

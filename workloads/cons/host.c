@@ -55,27 +55,20 @@ static int cons_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *
     ws_devptr d_img = 0, d_tmp = 0, d_out = 0, d_filter;
     size_t fsize = 0;
     int rc;
-#define CONS_TRY(call)                                                                   \
-    do {                                                                                 \
-        if ((rc = (call)) != WS_OK) {                                                    \
-            snprintf(detail, detail_len, "%s", ws_last_error(gpu));                      \
-            goto out;                                                                    \
-        }                                                                                \
-    } while (0)
-    CONS_TRY(ws_module_symbol(mod, "cons_filter", &d_filter, &fsize));
-    CONS_TRY(ws_memcpy_htod(gpu, d_filter, filter, sizeof filter));
-    CONS_TRY(ws_malloc(gpu, bytes, &d_img));
-    CONS_TRY(ws_malloc(gpu, bytes, &d_tmp));
-    CONS_TRY(ws_malloc(gpu, bytes, &d_out));
-    CONS_TRY(ws_memcpy_htod(gpu, d_img, img, bytes));
-    CONS_TRY(ws_memcpy_htod(gpu, d_out, got, bytes));
+    WL_TRY_OUT(ws_module_symbol(mod, "cons_filter", &d_filter, &fsize));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_filter, filter, sizeof filter));
+    WL_TRY_OUT(ws_malloc(gpu, bytes, &d_img));
+    WL_TRY_OUT(ws_malloc(gpu, bytes, &d_tmp));
+    WL_TRY_OUT(ws_malloc(gpu, bytes, &d_out));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_img, img, bytes));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_out, got, bytes));
     void *row_args[] = {&d_tmp, &d_img, &w, &h};
     void *col_args[] = {&d_out, &d_tmp, &w, &h};
-    CONS_TRY(ws_launch(mod, "cons_rows", ws_dim((unsigned)w / 128, (unsigned)h / 4, 1),
-                       ws_dim(16, 4, 1), 0, row_args));
-    CONS_TRY(ws_launch(mod, "cons_cols", ws_dim((unsigned)w / 16, (unsigned)h / 64, 1),
-                       ws_dim(16, 8, 1), 0, col_args));
-    CONS_TRY(ws_memcpy_dtoh(gpu, got, d_out, bytes));
+    WL_TRY_OUT(ws_launch(mod, "cons_rows", ws_dim((unsigned)w / 128, (unsigned)h / 4, 1),
+                         ws_dim(16, 4, 1), 0, row_args));
+    WL_TRY_OUT(ws_launch(mod, "cons_cols", ws_dim((unsigned)w / 16, (unsigned)h / 64, 1),
+                         ws_dim(16, 8, 1), 0, col_args));
+    WL_TRY_OUT(ws_memcpy_dtoh(gpu, got, d_out, bytes));
     cons_cpu_pass(tmp, img, filter, w, h, 1);
     cons_cpu_pass(want, tmp, filter, w, h, 0);
     char check[192];

@@ -18,15 +18,6 @@
 #define FWT_MOD_THREADS 256u
 #define FWT_VALUES 16u        /* data and kernel elements uniform in [0, 16) */
 
-#define FWT_TRY(call)                                                                    \
-    do {                                                                                 \
-        rc = (call);                                                                     \
-        if (rc != WS_OK) {                                                               \
-            snprintf(detail, detail_len, "%s", ws_last_error(gpu));                      \
-            goto out;                                                                    \
-        }                                                                                \
-    } while (0)
-
 /* The transform of the vector of 2^log2n elements at d, in place: radix-4
  * passes over global memory while the vectors are longer than 2^11 elements
  * (each pass leaves four times as many vectors of a quarter of the length),
@@ -39,13 +30,13 @@ static int fwt_gpu(ws_gpu *gpu, ws_module *mod, ws_devptr d, int log2n, char *de
     for (; log2n > FWT_SHARED_LOG2; log2n -= 2, batch <<= 2) {
         int q = 1 << (log2n - 2);
         void *args[] = {&d, &q};
-        FWT_TRY(ws_launch(mod, "fwt_radix4", ws_dim((unsigned)q / FWT_RADIX4_THREADS, batch, 1),
-                          ws_dim(FWT_RADIX4_THREADS, 1, 1), 0, args));
+        WL_TRY_OUT(ws_launch(mod, "fwt_radix4", ws_dim((unsigned)q / FWT_RADIX4_THREADS, batch, 1),
+                             ws_dim(FWT_RADIX4_THREADS, 1, 1), 0, args));
     }
     unsigned n = 1u << log2n;
     void *args[] = {&d, &log2n};
-    FWT_TRY(ws_launch(mod, "fwt_shared", ws_dim(batch, 1, 1), ws_dim(n / 4, 1, 1),
-                      n * sizeof(uint32_t), args));
+    WL_TRY_OUT(ws_launch(mod, "fwt_shared", ws_dim(batch, 1, 1), ws_dim(n / 4, 1, 1),
+                         n * sizeof(uint32_t), args));
 out:
     return rc;
 }
@@ -84,19 +75,19 @@ static int fwt_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *d
     int nn = (int)n;
     char check[192] = "";
     int rc;
-    FWT_TRY(ws_malloc(gpu, bytes, &d_data));
-    FWT_TRY(ws_malloc(gpu, bytes, &d_kern));
-    FWT_TRY(ws_memcpy_htod(gpu, d_data, data, bytes));
-    FWT_TRY(ws_memcpy_htod(gpu, d_kern, kern, bytes)); /* zero-padded to n */
-    FWT_TRY(fwt_gpu(gpu, mod, d_data, log2n, detail, detail_len));
-    FWT_TRY(fwt_gpu(gpu, mod, d_kern, log2n, detail, detail_len));
+    WL_TRY_OUT(ws_malloc(gpu, bytes, &d_data));
+    WL_TRY_OUT(ws_malloc(gpu, bytes, &d_kern));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_data, data, bytes));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_kern, kern, bytes)); /* zero-padded to n */
+    WL_TRY_OUT(fwt_gpu(gpu, mod, d_data, log2n, detail, detail_len));
+    WL_TRY_OUT(fwt_gpu(gpu, mod, d_kern, log2n, detail, detail_len));
     void *args[] = {&d_data, &d_kern, &nn};
-    FWT_TRY(ws_launch(mod, "fwt_modulate", ws_dim(FWT_MOD_BLOCKS, 1, 1),
-                      ws_dim(FWT_MOD_THREADS, 1, 1), 0, args));
-    FWT_TRY(fwt_gpu(gpu, mod, d_data, log2n, detail, detail_len));
+    WL_TRY_OUT(ws_launch(mod, "fwt_modulate", ws_dim(FWT_MOD_BLOCKS, 1, 1),
+                         ws_dim(FWT_MOD_THREADS, 1, 1), 0, args));
+    WL_TRY_OUT(fwt_gpu(gpu, mod, d_data, log2n, detail, detail_len));
 
     /* 1. the kernel's transform, against the CPU's stage by stage transform */
-    FWT_TRY(ws_memcpy_dtoh(gpu, got, d_kern, bytes));
+    WL_TRY_OUT(ws_memcpy_dtoh(gpu, got, d_kern, bytes));
     for (uint32_t i = 0; i < n; i++)
         want[i] = kern[i];
     fwt_cpu(want, n);
@@ -106,7 +97,7 @@ static int fwt_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *d
     /* 2. the result, against the dyadic convolution computed directly:
      * r[i] = sum over j of data[i ^ j] kern[j].  The inverse transform is the
      * forward one divided by n, so the GPU's result is n r[i], modulo 2^32. */
-    FWT_TRY(ws_memcpy_dtoh(gpu, got, d_data, bytes));
+    WL_TRY_OUT(ws_memcpy_dtoh(gpu, got, d_data, bytes));
     for (uint32_t i = 0; i < n; i++) {
         uint32_t r = 0;
         for (uint32_t j = 0; j < FWT_KERNEL_LEN; j++)

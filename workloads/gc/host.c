@@ -179,15 +179,6 @@ static uint32_t gc_cpu(const struct gc_heap *h, uint32_t *marks, uint32_t *level
     return tail;
 }
 
-#define GC_TRY(call)                                                                     \
-    do {                                                                                 \
-        rc = (call);                                                                     \
-        if (rc != WS_OK) {                                                               \
-            snprintf(detail, detail_len, "%s", ws_last_error(gpu));                      \
-            goto out;                                                                    \
-        }                                                                                \
-    } while (0)
-
 static int gc_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *detail,
                   size_t detail_len)
 {
@@ -203,26 +194,27 @@ static int gc_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *de
               d_count = 0;
     int rc;
     uint32_t levels = 0, marked = 0;
-    GC_TRY(ws_malloc(gpu, (size_t)h.num_words * sizeof(uint32_t), &d_heap));
-    GC_TRY(ws_malloc(gpu, sizeof h.classes, &d_classes));
-    GC_TRY(ws_malloc(gpu, (size_t)h.num_roots * sizeof(uint32_t), &d_roots));
-    GC_TRY(ws_malloc(gpu, (size_t)mark_words * sizeof(uint32_t), &d_marks));
-    GC_TRY(ws_malloc(gpu, (size_t)n * sizeof(uint32_t), &d_front[0]));
-    GC_TRY(ws_malloc(gpu, (size_t)n * sizeof(uint32_t), &d_front[1]));
-    GC_TRY(ws_malloc(gpu, sizeof(uint32_t), &d_count));
-    GC_TRY(ws_memcpy_htod(gpu, d_heap, h.words, (size_t)h.num_words * sizeof(uint32_t)));
-    GC_TRY(ws_memcpy_htod(gpu, d_classes, h.classes, sizeof h.classes));
-    GC_TRY(ws_memcpy_htod(gpu, d_roots, h.roots, (size_t)h.num_roots * sizeof(uint32_t)));
-    GC_TRY(ws_memset(gpu, d_marks, 0, (size_t)mark_words * sizeof(uint32_t)));
-    GC_TRY(ws_memset(gpu, d_count, 0, sizeof(uint32_t)));
+    WL_TRY_OUT(ws_malloc(gpu, (size_t)h.num_words * sizeof(uint32_t), &d_heap));
+    WL_TRY_OUT(ws_malloc(gpu, sizeof h.classes, &d_classes));
+    WL_TRY_OUT(ws_malloc(gpu, (size_t)h.num_roots * sizeof(uint32_t), &d_roots));
+    WL_TRY_OUT(ws_malloc(gpu, (size_t)mark_words * sizeof(uint32_t), &d_marks));
+    WL_TRY_OUT(ws_malloc(gpu, (size_t)n * sizeof(uint32_t), &d_front[0]));
+    WL_TRY_OUT(ws_malloc(gpu, (size_t)n * sizeof(uint32_t), &d_front[1]));
+    WL_TRY_OUT(ws_malloc(gpu, sizeof(uint32_t), &d_count));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_heap, h.words, (size_t)h.num_words * sizeof(uint32_t)));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_classes, h.classes, sizeof h.classes));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_roots, h.roots, (size_t)h.num_roots * sizeof(uint32_t)));
+    WL_TRY_OUT(ws_memset(gpu, d_marks, 0, (size_t)mark_words * sizeof(uint32_t)));
+    WL_TRY_OUT(ws_memset(gpu, d_count, 0, sizeof(uint32_t)));
 
     ws_dim3 block = ws_dim(GC_BLOCK, 1, 1);
     void *root_args[] = {&d_roots, &h.num_roots, &d_marks, &d_front[0], &d_count};
-    GC_TRY(ws_launch(mod, "gc_mark_roots", ws_dim((h.num_roots + GC_BLOCK - 1) / GC_BLOCK, 1, 1),
-                     block, 0, root_args));
+    WL_TRY_OUT(ws_launch(mod, "gc_mark_roots",
+                         ws_dim((h.num_roots + GC_BLOCK - 1) / GC_BLOCK, 1, 1), block, 0,
+                         root_args));
     for (unsigned cur = 0;; cur ^= 1) {
         uint32_t num_frontier;
-        GC_TRY(ws_memcpy_dtoh(gpu, &num_frontier, d_count, sizeof num_frontier));
+        WL_TRY_OUT(ws_memcpy_dtoh(gpu, &num_frontier, d_count, sizeof num_frontier));
         if (num_frontier == 0)
             break;
         if (num_frontier > n - marked) {
@@ -233,13 +225,14 @@ static int gc_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *de
         }
         marked += num_frontier;
         levels++;
-        GC_TRY(ws_memset(gpu, d_count, 0, sizeof(uint32_t)));
+        WL_TRY_OUT(ws_memset(gpu, d_count, 0, sizeof(uint32_t)));
         void *args[] = {&d_heap, &d_classes, &d_front[cur], &num_frontier,
                         &d_marks, &d_front[cur ^ 1], &d_count};
-        GC_TRY(ws_launch(mod, "gc_mark_frontier",
-                         ws_dim((num_frontier + GC_BLOCK - 1) / GC_BLOCK, 1, 1), block, 0, args));
+        WL_TRY_OUT(ws_launch(mod, "gc_mark_frontier",
+                             ws_dim((num_frontier + GC_BLOCK - 1) / GC_BLOCK, 1, 1), block,
+                             0, args));
     }
-    GC_TRY(ws_memcpy_dtoh(gpu, marks, d_marks, (size_t)mark_words * sizeof(uint32_t)));
+    WL_TRY_OUT(ws_memcpy_dtoh(gpu, marks, d_marks, (size_t)mark_words * sizeof(uint32_t)));
 
     uint32_t want_levels;
     uint32_t want_marked = gc_cpu(&h, want, &want_levels);

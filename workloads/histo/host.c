@@ -28,15 +28,6 @@ static uint8_t *histo_make_data(uint32_t n, uint64_t seed)
     return data;
 }
 
-#define HISTO_TRY(call)                                                                  \
-    do {                                                                                 \
-        rc = (call);                                                                     \
-        if (rc != WS_OK) {                                                               \
-            snprintf(detail, detail_len, "%s", ws_last_error(gpu));                      \
-            goto out;                                                                    \
-        }                                                                                \
-    } while (0)
-
 static int histo_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *detail,
                      size_t detail_len)
 {
@@ -57,18 +48,18 @@ static int histo_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char 
     uint32_t blocks = (n + HISTO_BLOCK * HISTO_PER_THREAD - 1) / (HISTO_BLOCK * HISTO_PER_THREAD);
     char check[192];
     int rc;
-    HISTO_TRY(ws_malloc(gpu, n, &d_data));
-    HISTO_TRY(ws_malloc(gpu, sizeof bins, &d_bins));
-    HISTO_TRY(ws_malloc(gpu, sizeof sums, &d_sums));
-    HISTO_TRY(ws_memcpy_htod(gpu, d_data, data, n));
-    HISTO_TRY(ws_memset(gpu, d_bins, 0, sizeof bins));
-    HISTO_TRY(ws_memset(gpu, d_sums, 0, sizeof sums));
+    WL_TRY_OUT(ws_malloc(gpu, n, &d_data));
+    WL_TRY_OUT(ws_malloc(gpu, sizeof bins, &d_bins));
+    WL_TRY_OUT(ws_malloc(gpu, sizeof sums, &d_sums));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_data, data, n));
+    WL_TRY_OUT(ws_memset(gpu, d_bins, 0, sizeof bins));
+    WL_TRY_OUT(ws_memset(gpu, d_sums, 0, sizeof sums));
     ws_devptr d_total = d_sums, d_above = d_sums + sizeof(uint32_t);
     void *args[] = {&d_data, &n, &threshold, &d_bins, &d_total, &d_above};
-    HISTO_TRY(ws_launch(mod, "histo_kernel", ws_dim(blocks, 1, 1), ws_dim(HISTO_BLOCK, 1, 1),
-                        0, args));
-    HISTO_TRY(ws_memcpy_dtoh(gpu, bins, d_bins, sizeof bins));
-    HISTO_TRY(ws_memcpy_dtoh(gpu, sums, d_sums, sizeof sums));
+    WL_TRY_OUT(ws_launch(mod, "histo_kernel", ws_dim(blocks, 1, 1), ws_dim(HISTO_BLOCK, 1, 1),
+                         0, args));
+    WL_TRY_OUT(ws_memcpy_dtoh(gpu, bins, d_bins, sizeof bins));
+    WL_TRY_OUT(ws_memcpy_dtoh(gpu, sums, d_sums, sizeof sums));
 
     rc = wl_check_u32("bins", want_bins, bins, HISTO_BINS, check, sizeof check);
     if (rc == WS_OK && sums[0] != want_sums[0]) {

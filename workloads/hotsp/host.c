@@ -68,15 +68,6 @@ static void hotsp_cpu_step(const struct hotsp_shape *s, const struct hotsp_coeff
         }
 }
 
-#define HOTSP_TRY(call)                                                                  \
-    do {                                                                                 \
-        rc = (call);                                                                     \
-        if (rc != WS_OK) {                                                               \
-            snprintf(detail, detail_len, "%s", ws_last_error(gpu));                      \
-            goto out;                                                                    \
-        }                                                                                \
-    } while (0)
-
 static int hotsp_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *detail,
                      size_t detail_len)
 {
@@ -115,24 +106,24 @@ static int hotsp_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char 
     int src = 0;
     char check[192];
     int rc;
-    HOTSP_TRY(ws_malloc(gpu, ncells * sizeof(float), &d_power));
-    HOTSP_TRY(ws_malloc(gpu, ncells * sizeof(float), &d_temp[0]));
-    HOTSP_TRY(ws_malloc(gpu, ncells * sizeof(float), &d_temp[1]));
-    HOTSP_TRY(ws_memcpy_htod(gpu, d_power, power, ncells * sizeof(float)));
-    HOTSP_TRY(ws_memcpy_htod(gpu, d_temp[0], temp, ncells * sizeof(float)));
+    WL_TRY_OUT(ws_malloc(gpu, ncells * sizeof(float), &d_power));
+    WL_TRY_OUT(ws_malloc(gpu, ncells * sizeof(float), &d_temp[0]));
+    WL_TRY_OUT(ws_malloc(gpu, ncells * sizeof(float), &d_temp[1]));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_power, power, ncells * sizeof(float)));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_temp[0], temp, ncells * sizeof(float)));
     /* All-ones bytes are a NaN: a cell that no block writes fails the check. */
-    HOTSP_TRY(ws_memset(gpu, d_temp[1], 0xff, ncells * sizeof(float)));
+    WL_TRY_OUT(ws_memset(gpu, d_temp[1], 0xff, ncells * sizeof(float)));
 
     for (uint32_t t = 0; t < s->steps; t += s->pyramid) {
         int32_t iteration = (int32_t)(s->steps - t < s->pyramid ? s->steps - t : s->pyramid);
         void *args[] = {&iteration, &d_power, &d_temp[src], &d_temp[1 - src], &cols, &rows,
                         &border,    &border,  &c.cap,       &c.rx,           &c.ry, &c.rz,
                         &c.step};
-        HOTSP_TRY(ws_launch(mod, "hotsp_calculate_temp", grid, block, 0, args));
+        WL_TRY_OUT(ws_launch(mod, "hotsp_calculate_temp", grid, block, 0, args));
         src = 1 - src;
         launches++;
     }
-    HOTSP_TRY(ws_memcpy_dtoh(gpu, got, d_temp[src], ncells * sizeof(float)));
+    WL_TRY_OUT(ws_memcpy_dtoh(gpu, got, d_temp[src], ncells * sizeof(float)));
 
     memcpy(want, temp, ncells * sizeof *want);
     for (uint32_t t = 0; t < s->steps; t++) {

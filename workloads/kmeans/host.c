@@ -87,15 +87,6 @@ static void kmeans_update(const struct kmeans_shape *s, const float *points,
     free(sum);
 }
 
-#define KMEANS_TRY(call)                                                                 \
-    do {                                                                                 \
-        rc = (call);                                                                     \
-        if (rc != WS_OK) {                                                               \
-            snprintf(detail, detail_len, "%s", ws_last_error(gpu));                      \
-            goto out;                                                                    \
-        }                                                                                \
-    } while (0)
-
 int kmeans_run_layout(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *detail,
                       size_t detail_len, int point_major)
 {
@@ -135,17 +126,17 @@ int kmeans_run_layout(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char
     ws_dim3 block = ws_dim(KMEANS_BLOCK, 1, 1);
     char check[192];
     int rc;
-    KMEANS_TRY(ws_malloc(gpu, nvals * sizeof(float), &d_points));
-    KMEANS_TRY(ws_malloc(gpu, nvals * sizeof(float), &d_features));
-    KMEANS_TRY(ws_malloc(gpu, (size_t)s->nclusters * s->nfeatures * sizeof(float),
+    WL_TRY_OUT(ws_malloc(gpu, nvals * sizeof(float), &d_points));
+    WL_TRY_OUT(ws_malloc(gpu, nvals * sizeof(float), &d_features));
+    WL_TRY_OUT(ws_malloc(gpu, (size_t)s->nclusters * s->nfeatures * sizeof(float),
                          &d_clusters));
-    KMEANS_TRY(ws_malloc(gpu, (size_t)s->npoints * sizeof(int32_t), &d_membership));
-    KMEANS_TRY(ws_memcpy_htod(gpu, d_points, points, nvals * sizeof(float)));
+    WL_TRY_OUT(ws_malloc(gpu, (size_t)s->npoints * sizeof(int32_t), &d_membership));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_points, points, nvals * sizeof(float)));
 
     if (!point_major) {
         void *invert_args[] = {&d_points, &d_features, &npoints, &nfeatures};
-        KMEANS_TRY(ws_launch(mod, "invert_mapping", grid, block, 0, invert_args));
-        KMEANS_TRY(ws_memcpy_dtoh(gpu, flipped, d_features, nvals * sizeof(float)));
+        WL_TRY_OUT(ws_launch(mod, "invert_mapping", grid, block, 0, invert_args));
+        WL_TRY_OUT(ws_memcpy_dtoh(gpu, flipped, d_features, nvals * sizeof(float)));
         for (uint32_t p = 0; p < s->npoints; p++)
             for (uint32_t f = 0; f < s->nfeatures; f++)
                 want_flipped[(size_t)f * s->npoints + p] = points[(size_t)p * s->nfeatures + f];
@@ -162,10 +153,10 @@ int kmeans_run_layout(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char
                            &npoints,    &nclusters,  &nfeatures};
     uint32_t iter, changed = 0;
     for (iter = 1; iter <= KMEANS_MAX_ITERS; iter++) {
-        KMEANS_TRY(ws_memcpy_htod(gpu, d_clusters, clusters,
+        WL_TRY_OUT(ws_memcpy_htod(gpu, d_clusters, clusters,
                                   (size_t)s->nclusters * s->nfeatures * sizeof(float)));
-        KMEANS_TRY(ws_launch(mod, "kmeans_assign", grid, block, 0, assign_args));
-        KMEANS_TRY(ws_memcpy_dtoh(gpu, membership, d_membership,
+        WL_TRY_OUT(ws_launch(mod, "kmeans_assign", grid, block, 0, assign_args));
+        WL_TRY_OUT(ws_memcpy_dtoh(gpu, membership, d_membership,
                                   (size_t)s->npoints * sizeof(int32_t)));
         kmeans_cpu_assign(s, points, clusters, want);
         rc = wl_check_i32("membership", want, membership, s->npoints, check, sizeof check);

@@ -70,15 +70,6 @@ static double lud_residual(uint32_t n, const float *a, const float *f)
     return worst;
 }
 
-#define LUD_TRY(call)                                                                    \
-    do {                                                                                 \
-        rc = (call);                                                                     \
-        if (rc != WS_OK) {                                                               \
-            snprintf(detail, detail_len, "%s", ws_last_error(gpu));                      \
-            goto out;                                                                    \
-        }                                                                                \
-    } while (0)
-
 /* Float rounding leaves residuals of 2e-7 (small) to 9e-7 (large) of the
  * diagonal; the element-wise comparison with the CPU factors is the finer
  * check, this one makes sure the device's factors really reproduce the
@@ -101,23 +92,23 @@ static int lud_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *d
     int32_t matrix_dim = (int32_t)n;
     char check[192];
     int rc;
-    LUD_TRY(ws_malloc(gpu, nn * sizeof(float), &d_m));
-    LUD_TRY(ws_memcpy_htod(gpu, d_m, mat, nn * sizeof(float)));
+    WL_TRY_OUT(ws_malloc(gpu, nn * sizeof(float), &d_m));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_m, mat, nn * sizeof(float)));
     int32_t offset = 0;
     void *args[] = {&d_m, &matrix_dim, &offset};
     for (uint32_t off = 0; off < n - LUD_BLOCK; off += LUD_BLOCK) {
         offset = (int32_t)off;
         uint32_t rest = (n - off) / LUD_BLOCK - 1; /* blocks right of / below it */
-        LUD_TRY(ws_launch(mod, "lud_diagonal", ws_dim(1, 1, 1), ws_dim(LUD_BLOCK, 1, 1), 0,
-                          args));
-        LUD_TRY(ws_launch(mod, "lud_perimeter", ws_dim(rest, 1, 1),
-                          ws_dim(2 * LUD_BLOCK, 1, 1), 0, args));
-        LUD_TRY(ws_launch(mod, "lud_internal", ws_dim(rest, rest, 1),
-                          ws_dim(LUD_BLOCK, LUD_BLOCK, 1), 0, args));
+        WL_TRY_OUT(ws_launch(mod, "lud_diagonal", ws_dim(1, 1, 1), ws_dim(LUD_BLOCK, 1, 1), 0,
+                             args));
+        WL_TRY_OUT(ws_launch(mod, "lud_perimeter", ws_dim(rest, 1, 1),
+                             ws_dim(2 * LUD_BLOCK, 1, 1), 0, args));
+        WL_TRY_OUT(ws_launch(mod, "lud_internal", ws_dim(rest, rest, 1),
+                             ws_dim(LUD_BLOCK, LUD_BLOCK, 1), 0, args));
     }
     offset = (int32_t)(n - LUD_BLOCK);
-    LUD_TRY(ws_launch(mod, "lud_diagonal", ws_dim(1, 1, 1), ws_dim(LUD_BLOCK, 1, 1), 0, args));
-    LUD_TRY(ws_memcpy_dtoh(gpu, got, d_m, nn * sizeof(float)));
+    WL_TRY_OUT(ws_launch(mod, "lud_diagonal", ws_dim(1, 1, 1), ws_dim(LUD_BLOCK, 1, 1), 0, args));
+    WL_TRY_OUT(ws_memcpy_dtoh(gpu, got, d_m, nn * sizeof(float)));
 
     for (size_t i = 0; i < nn; i++)
         ref[i] = mat[i];

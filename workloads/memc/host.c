@@ -163,15 +163,6 @@ static uint32_t memc_cpu(const struct memc_store *s, const struct memc_reqs *q,
     return hits;
 }
 
-#define MEMC_TRY(call)                                                                   \
-    do {                                                                                 \
-        rc = (call);                                                                     \
-        if (rc != WS_OK) {                                                               \
-            snprintf(detail, detail_len, "%s", ws_last_error(gpu));                      \
-            goto out;                                                                    \
-        }                                                                                \
-    } while (0)
-
 static int memc_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *detail,
                     size_t detail_len)
 {
@@ -197,27 +188,27 @@ static int memc_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *
 
     ws_devptr d_buckets = 0, d_items = 0, d_keys = 0, d_nkey = 0, d_val = 0, d_len = 0;
     int rc;
-    MEMC_TRY(ws_malloc(gpu, (size_t)s.num_buckets * sizeof(int32_t), &d_buckets));
-    MEMC_TRY(ws_malloc(gpu, (size_t)s.num_items * sizeof(struct memc_item), &d_items));
-    MEMC_TRY(ws_malloc(gpu, (size_t)n * MEMC_KEY_MAX, &d_keys));
-    MEMC_TRY(ws_malloc(gpu, (size_t)n * sizeof(int32_t), &d_nkey));
-    MEMC_TRY(ws_malloc(gpu, val_words * sizeof(uint32_t), &d_val));
-    MEMC_TRY(ws_malloc(gpu, (size_t)n * sizeof(int32_t), &d_len));
-    MEMC_TRY(ws_memcpy_htod(gpu, d_buckets, s.buckets, (size_t)s.num_buckets * sizeof(int32_t)));
-    MEMC_TRY(ws_memcpy_htod(gpu, d_items, s.items,
-                            (size_t)s.num_items * sizeof(struct memc_item)));
-    MEMC_TRY(ws_memcpy_htod(gpu, d_keys, q.keys, (size_t)n * MEMC_KEY_MAX));
-    MEMC_TRY(ws_memcpy_htod(gpu, d_nkey, q.nkey, (size_t)n * sizeof(int32_t)));
-    MEMC_TRY(ws_memcpy_htod(gpu, d_val, got_val, val_words * sizeof(uint32_t)));
-    MEMC_TRY(ws_memcpy_htod(gpu, d_len, got_len, (size_t)n * sizeof(int32_t)));
+    WL_TRY_OUT(ws_malloc(gpu, (size_t)s.num_buckets * sizeof(int32_t), &d_buckets));
+    WL_TRY_OUT(ws_malloc(gpu, (size_t)s.num_items * sizeof(struct memc_item), &d_items));
+    WL_TRY_OUT(ws_malloc(gpu, (size_t)n * MEMC_KEY_MAX, &d_keys));
+    WL_TRY_OUT(ws_malloc(gpu, (size_t)n * sizeof(int32_t), &d_nkey));
+    WL_TRY_OUT(ws_malloc(gpu, val_words * sizeof(uint32_t), &d_val));
+    WL_TRY_OUT(ws_malloc(gpu, (size_t)n * sizeof(int32_t), &d_len));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_buckets, s.buckets, (size_t)s.num_buckets * sizeof(int32_t)));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_items, s.items,
+                              (size_t)s.num_items * sizeof(struct memc_item)));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_keys, q.keys, (size_t)n * MEMC_KEY_MAX));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_nkey, q.nkey, (size_t)n * sizeof(int32_t)));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_val, got_val, val_words * sizeof(uint32_t)));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_len, got_len, (size_t)n * sizeof(int32_t)));
 
     uint32_t mask = s.num_buckets - 1;
     int32_t num_req = (int32_t)n;
     void *args[] = {&d_buckets, &d_items, &d_keys, &d_nkey, &d_val, &d_len, &mask, &num_req};
-    MEMC_TRY(ws_launch(mod, "memc_get", ws_dim((n + MEMC_BLOCK - 1) / MEMC_BLOCK, 1, 1),
-                       ws_dim(MEMC_BLOCK, 1, 1), 0, args));
-    MEMC_TRY(ws_memcpy_dtoh(gpu, got_len, d_len, (size_t)n * sizeof(int32_t)));
-    MEMC_TRY(ws_memcpy_dtoh(gpu, got_val, d_val, val_words * sizeof(uint32_t)));
+    WL_TRY_OUT(ws_launch(mod, "memc_get", ws_dim((n + MEMC_BLOCK - 1) / MEMC_BLOCK, 1, 1),
+                         ws_dim(MEMC_BLOCK, 1, 1), 0, args));
+    WL_TRY_OUT(ws_memcpy_dtoh(gpu, got_len, d_len, (size_t)n * sizeof(int32_t)));
+    WL_TRY_OUT(ws_memcpy_dtoh(gpu, got_val, d_val, val_words * sizeof(uint32_t)));
 
     uint32_t hits = memc_cpu(&s, &q, want_val, want_len);
     char check[192];

@@ -125,30 +125,23 @@ static int mst_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *d
     ws_devptr d_partner = 0, d_tw = 0, d_changed = 0;
     int rc = WS_OK;
     uint32_t rounds = 0;
-#define MST_TRY(call)                                                                    \
-    do {                                                                                 \
-        if ((rc = (call)) != WS_OK) {                                                    \
-            snprintf(detail, detail_len, "%s", ws_last_error(gpu));                      \
-            goto out;                                                                    \
-        }                                                                                \
-    } while (0)
     size_t nb = (size_t)n * sizeof(int32_t), eb = 2 * (size_t)g.m * sizeof(int32_t);
-    MST_TRY(ws_malloc(gpu, nb + sizeof(int32_t), &d_row));
-    MST_TRY(ws_malloc(gpu, eb, &d_edges));
-    MST_TRY(ws_malloc(gpu, eb, &d_w));
-    MST_TRY(ws_malloc(gpu, nb, &d_comp));
-    MST_TRY(ws_malloc(gpu, nb, &d_parent));
-    MST_TRY(ws_malloc(gpu, nb, &d_best));
-    MST_TRY(ws_malloc(gpu, nb, &d_partner));
-    MST_TRY(ws_malloc(gpu, nb, &d_tw));
-    MST_TRY(ws_malloc(gpu, sizeof(int32_t), &d_changed));
-    MST_TRY(ws_memcpy_htod(gpu, d_row, g.row_start, nb + sizeof(int32_t)));
-    MST_TRY(ws_memcpy_htod(gpu, d_edges, g.edges, eb));
-    MST_TRY(ws_memcpy_htod(gpu, d_w, g.weights, eb));
-    MST_TRY(ws_memcpy_htod(gpu, d_comp, ids, nb));
-    MST_TRY(ws_memcpy_htod(gpu, d_parent, ids, nb));
-    MST_TRY(ws_memset(gpu, d_best, 0xff, nb));
-    MST_TRY(ws_memset(gpu, d_tw, 0, nb));
+    WL_TRY_OUT(ws_malloc(gpu, nb + sizeof(int32_t), &d_row));
+    WL_TRY_OUT(ws_malloc(gpu, eb, &d_edges));
+    WL_TRY_OUT(ws_malloc(gpu, eb, &d_w));
+    WL_TRY_OUT(ws_malloc(gpu, nb, &d_comp));
+    WL_TRY_OUT(ws_malloc(gpu, nb, &d_parent));
+    WL_TRY_OUT(ws_malloc(gpu, nb, &d_best));
+    WL_TRY_OUT(ws_malloc(gpu, nb, &d_partner));
+    WL_TRY_OUT(ws_malloc(gpu, nb, &d_tw));
+    WL_TRY_OUT(ws_malloc(gpu, sizeof(int32_t), &d_changed));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_row, g.row_start, nb + sizeof(int32_t)));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_edges, g.edges, eb));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_w, g.weights, eb));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_comp, ids, nb));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_parent, ids, nb));
+    WL_TRY_OUT(ws_memset(gpu, d_best, 0xff, nb));
+    WL_TRY_OUT(ws_memset(gpu, d_tw, 0, nb));
     ws_dim3 grid = ws_dim((n + MST_BLOCK - 1) / MST_BLOCK, 1, 1);
     ws_dim3 block = ws_dim(MST_BLOCK, 1, 1);
     void *lightest_args[] = {&d_row, &d_edges, &d_w, &d_comp, &d_best, &num_nodes};
@@ -157,12 +150,12 @@ static int mst_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *d
     void *jump_args[] = {&d_parent, &d_comp, &d_best, &num_nodes};
     for (;;) {
         int32_t changed = 0;
-        MST_TRY(ws_memset(gpu, d_changed, 0, sizeof(int32_t)));
-        MST_TRY(ws_launch(mod, "mst_lightest", grid, block, 0, lightest_args));
-        MST_TRY(ws_launch(mod, "mst_choose", grid, block, 0, choose_args));
-        MST_TRY(ws_launch(mod, "mst_link", grid, block, 0, link_args));
-        MST_TRY(ws_launch(mod, "mst_jump", grid, block, 0, jump_args));
-        MST_TRY(ws_memcpy_dtoh(gpu, &changed, d_changed, sizeof changed));
+        WL_TRY_OUT(ws_memset(gpu, d_changed, 0, sizeof(int32_t)));
+        WL_TRY_OUT(ws_launch(mod, "mst_lightest", grid, block, 0, lightest_args));
+        WL_TRY_OUT(ws_launch(mod, "mst_choose", grid, block, 0, choose_args));
+        WL_TRY_OUT(ws_launch(mod, "mst_link", grid, block, 0, link_args));
+        WL_TRY_OUT(ws_launch(mod, "mst_jump", grid, block, 0, jump_args));
+        WL_TRY_OUT(ws_memcpy_dtoh(gpu, &changed, d_changed, sizeof changed));
         rounds++;
         if (!changed)
             break;
@@ -172,7 +165,7 @@ static int mst_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *d
             goto out;
         }
     }
-    MST_TRY(ws_memcpy_dtoh(gpu, tw, d_tw, nb));
+    WL_TRY_OUT(ws_memcpy_dtoh(gpu, tw, d_tw, nb));
     uint64_t total = 0, want_total;
     uint32_t count = 0, want_count;
     for (uint32_t c = 0; c < n; c++)

@@ -46,15 +46,6 @@ static void ndl_make_seqs(struct rng *rng, uint32_t n, uint8_t *a, uint8_t *b)
     }
 }
 
-#define NDL_TRY(call)                                                                    \
-    do {                                                                                 \
-        rc = (call);                                                                     \
-        if (rc != WS_OK) {                                                               \
-            snprintf(detail, detail_len, "%s", ws_last_error(gpu));                      \
-            goto out;                                                                    \
-        }                                                                                \
-    } while (0)
-
 static int ndl_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *detail,
                    size_t detail_len)
 {
@@ -86,22 +77,22 @@ static int ndl_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *d
 
     ws_devptr d_ref = 0, d_score = 0;
     int rc;
-    NDL_TRY(ws_malloc(gpu, cells * sizeof(int32_t), &d_ref));
-    NDL_TRY(ws_malloc(gpu, cells * sizeof(int32_t), &d_score));
-    NDL_TRY(ws_memcpy_htod(gpu, d_ref, ref, cells * sizeof(int32_t)));
-    NDL_TRY(ws_memcpy_htod(gpu, d_score, score, cells * sizeof(int32_t)));
+    WL_TRY_OUT(ws_malloc(gpu, cells * sizeof(int32_t), &d_ref));
+    WL_TRY_OUT(ws_malloc(gpu, cells * sizeof(int32_t), &d_score));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_ref, ref, cells * sizeof(int32_t)));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_score, score, cells * sizeof(int32_t)));
 
     int32_t cols_arg = (int32_t)cols, penalty = NDL_PENALTY, tiles_arg = (int32_t)tiles;
     int32_t diag;
     void *args1[] = {&d_ref, &d_score, &cols_arg, &penalty, &diag};
     void *args2[] = {&d_ref, &d_score, &cols_arg, &penalty, &diag, &tiles_arg};
     for (diag = 1; diag <= (int32_t)tiles; diag++)
-        NDL_TRY(ws_launch(mod, "ndl_kernel_1", ws_dim((uint32_t)diag, 1, 1),
-                          ws_dim(NDL_B, 1, 1), 0, args1));
+        WL_TRY_OUT(ws_launch(mod, "ndl_kernel_1", ws_dim((uint32_t)diag, 1, 1),
+                             ws_dim(NDL_B, 1, 1), 0, args1));
     for (diag = (int32_t)tiles - 1; diag >= 1; diag--)
-        NDL_TRY(ws_launch(mod, "ndl_kernel_2", ws_dim((uint32_t)diag, 1, 1),
-                          ws_dim(NDL_B, 1, 1), 0, args2));
-    NDL_TRY(ws_memcpy_dtoh(gpu, score, d_score, cells * sizeof(int32_t)));
+        WL_TRY_OUT(ws_launch(mod, "ndl_kernel_2", ws_dim((uint32_t)diag, 1, 1),
+                             ws_dim(NDL_B, 1, 1), 0, args2));
+    WL_TRY_OUT(ws_memcpy_dtoh(gpu, score, d_score, cells * sizeof(int32_t)));
 
     /* CPU reference: the recurrence row by row. */
     for (uint32_t i = 0; i < cols; i++) {

@@ -33,23 +33,16 @@ static int scp_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *d
         got[v] = NAN; /* a product never written fails the check */
     ws_devptr d_a = 0, d_b = 0, d_out = 0;
     int rc;
-#define SCP_TRY(call)                                                                    \
-    do {                                                                                 \
-        if ((rc = (call)) != WS_OK) {                                                    \
-            snprintf(detail, detail_len, "%s", ws_last_error(gpu));                      \
-            goto out;                                                                    \
-        }                                                                                \
-    } while (0)
-    SCP_TRY(ws_malloc(gpu, bytes, &d_a));
-    SCP_TRY(ws_malloc(gpu, bytes, &d_b));
-    SCP_TRY(ws_malloc(gpu, (size_t)pairs * sizeof(float), &d_out));
-    SCP_TRY(ws_memcpy_htod(gpu, d_a, va, bytes));
-    SCP_TRY(ws_memcpy_htod(gpu, d_b, vb, bytes));
-    SCP_TRY(ws_memcpy_htod(gpu, d_out, got, (size_t)pairs * sizeof(float)));
+    WL_TRY_OUT(ws_malloc(gpu, bytes, &d_a));
+    WL_TRY_OUT(ws_malloc(gpu, bytes, &d_b));
+    WL_TRY_OUT(ws_malloc(gpu, (size_t)pairs * sizeof(float), &d_out));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_a, va, bytes));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_b, vb, bytes));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_out, got, (size_t)pairs * sizeof(float)));
     void *args[] = {&d_out, &d_a, &d_b, &pairs, &n};
-    SCP_TRY(ws_launch(mod, "scp_dot", ws_dim(SCP_BLOCKS, 1, 1), ws_dim(SCP_THREADS, 1, 1),
-                      SCP_THREADS * sizeof(float), args));
-    SCP_TRY(ws_memcpy_dtoh(gpu, got, d_out, (size_t)pairs * sizeof(float)));
+    WL_TRY_OUT(ws_launch(mod, "scp_dot", ws_dim(SCP_BLOCKS, 1, 1), ws_dim(SCP_THREADS, 1, 1),
+                         SCP_THREADS * sizeof(float), args));
+    WL_TRY_OUT(ws_memcpy_dtoh(gpu, got, d_out, (size_t)pairs * sizeof(float)));
     for (int v = 0; v < pairs; v++) {
         double sum = 0;
         for (int i = 0; i < n; i++)

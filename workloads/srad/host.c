@@ -82,15 +82,6 @@ static void srad_cpu_iteration(const struct srad_shape *s, float q0sqr, const fl
     free(dn);
 }
 
-#define SRAD_TRY(call)                                                                   \
-    do {                                                                                 \
-        rc = (call);                                                                     \
-        if (rc != WS_OK) {                                                               \
-            snprintf(detail, detail_len, "%s", ws_last_error(gpu));                      \
-            goto out;                                                                    \
-        }                                                                                \
-    } while (0)
-
 static int srad_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *detail,
                     size_t detail_len)
 {
@@ -122,10 +113,10 @@ static int srad_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *
     float q0sqr_first = 0.0f, q0sqr = 0.0f;
     char check[192];
     int rc;
-    SRAD_TRY(ws_malloc(gpu, bytes, &d_J));
-    SRAD_TRY(ws_malloc(gpu, bytes, &d_C));
+    WL_TRY_OUT(ws_malloc(gpu, bytes, &d_J));
+    WL_TRY_OUT(ws_malloc(gpu, bytes, &d_C));
     for (int k = 0; k < 4; k++)
-        SRAD_TRY(ws_malloc(gpu, bytes, &d_dir[k]));
+        WL_TRY_OUT(ws_malloc(gpu, bytes, &d_dir[k]));
 
     void *args1[] = {&d_J, &d_C, &d_dir[0], &d_dir[1], &d_dir[2], &d_dir[3],
                      &cols, &rows, &q0sqr};
@@ -139,14 +130,14 @@ static int srad_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *
             q0sqr_first = q0sqr;
             mean0 = mean;
         }
-        SRAD_TRY(ws_memcpy_htod(gpu, d_J, J, bytes));
+        WL_TRY_OUT(ws_memcpy_htod(gpu, d_J, J, bytes));
         /* All-ones bytes are a NaN: an unwritten coefficient fails the check. */
-        SRAD_TRY(ws_memset(gpu, d_C, 0xff, bytes));
-        SRAD_TRY(ws_launch(mod, "srad_kernel1", grid, block, 0, args1));
-        SRAD_TRY(ws_launch(mod, "srad_kernel2", grid, block, 0, args2));
-        SRAD_TRY(ws_memcpy_dtoh(gpu, C, d_C, bytes));
+        WL_TRY_OUT(ws_memset(gpu, d_C, 0xff, bytes));
+        WL_TRY_OUT(ws_launch(mod, "srad_kernel1", grid, block, 0, args1));
+        WL_TRY_OUT(ws_launch(mod, "srad_kernel2", grid, block, 0, args2));
+        WL_TRY_OUT(ws_memcpy_dtoh(gpu, C, d_C, bytes));
         srad_cpu_iteration(s, q0sqr, J, want_C, want_J);
-        SRAD_TRY(ws_memcpy_dtoh(gpu, J, d_J, bytes));
+        WL_TRY_OUT(ws_memcpy_dtoh(gpu, J, d_J, bytes));
         rc = wl_check_f32("coefficient", want_C, C, npix, 1e-6f, 1e-7f, check, sizeof check);
         if (rc == WS_OK)
             rc = wl_check_f32("image", want_J, J, npix, 1e-6f, 1e-7f, check, sizeof check);

@@ -117,26 +117,19 @@ static int sssp_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *
     ws_devptr d_row = 0, d_edges = 0, d_w = 0, d_dist = 0, d_act[2] = {0, 0}, d_changed = 0;
     int rc = WS_OK;
     uint32_t rounds = 0;
-#define SSSP_TRY(call)                                                                   \
-    do {                                                                                 \
-        if ((rc = (call)) != WS_OK) {                                                    \
-            snprintf(detail, detail_len, "%s", ws_last_error(gpu));                      \
-            goto out;                                                                    \
-        }                                                                                \
-    } while (0)
     size_t nb = (size_t)n * sizeof(int32_t), eb = ((size_t)g.m + 1) * sizeof(int32_t);
-    SSSP_TRY(ws_malloc(gpu, nb + sizeof(int32_t), &d_row));
-    SSSP_TRY(ws_malloc(gpu, eb, &d_edges));
-    SSSP_TRY(ws_malloc(gpu, eb, &d_w));
-    SSSP_TRY(ws_malloc(gpu, nb, &d_dist));
-    SSSP_TRY(ws_malloc(gpu, nb, &d_act[0]));
-    SSSP_TRY(ws_malloc(gpu, nb, &d_act[1]));
-    SSSP_TRY(ws_malloc(gpu, sizeof(int32_t), &d_changed));
-    SSSP_TRY(ws_memcpy_htod(gpu, d_row, g.row_start, nb + sizeof(int32_t)));
-    SSSP_TRY(ws_memcpy_htod(gpu, d_edges, g.edges, eb));
-    SSSP_TRY(ws_memcpy_htod(gpu, d_w, g.weights, eb));
-    SSSP_TRY(ws_memcpy_htod(gpu, d_dist, dist, nb));
-    SSSP_TRY(ws_memcpy_htod(gpu, d_act[0], flag, nb));
+    WL_TRY_OUT(ws_malloc(gpu, nb + sizeof(int32_t), &d_row));
+    WL_TRY_OUT(ws_malloc(gpu, eb, &d_edges));
+    WL_TRY_OUT(ws_malloc(gpu, eb, &d_w));
+    WL_TRY_OUT(ws_malloc(gpu, nb, &d_dist));
+    WL_TRY_OUT(ws_malloc(gpu, nb, &d_act[0]));
+    WL_TRY_OUT(ws_malloc(gpu, nb, &d_act[1]));
+    WL_TRY_OUT(ws_malloc(gpu, sizeof(int32_t), &d_changed));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_row, g.row_start, nb + sizeof(int32_t)));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_edges, g.edges, eb));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_w, g.weights, eb));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_dist, dist, nb));
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_act[0], flag, nb));
     ws_dim3 grid = ws_dim((n + SSSP_BLOCK - 1) / SSSP_BLOCK, 1, 1);
     ws_dim3 block = ws_dim(SSSP_BLOCK, 1, 1);
     for (;;) {
@@ -145,10 +138,10 @@ static int sssp_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *
         void *relax_args[] = {&d_row, &d_edges, &d_w, &d_dist, &cur, &next, &d_changed,
                               &num_nodes};
         int32_t changed = 0;
-        SSSP_TRY(ws_memset(gpu, d_changed, 0, sizeof(int32_t)));
-        SSSP_TRY(ws_launch(mod, "sssp_clear", grid, block, 0, clear_args));
-        SSSP_TRY(ws_launch(mod, "sssp_relax", grid, block, 0, relax_args));
-        SSSP_TRY(ws_memcpy_dtoh(gpu, &changed, d_changed, sizeof changed));
+        WL_TRY_OUT(ws_memset(gpu, d_changed, 0, sizeof(int32_t)));
+        WL_TRY_OUT(ws_launch(mod, "sssp_clear", grid, block, 0, clear_args));
+        WL_TRY_OUT(ws_launch(mod, "sssp_relax", grid, block, 0, relax_args));
+        WL_TRY_OUT(ws_memcpy_dtoh(gpu, &changed, d_changed, sizeof changed));
         rounds++;
         if (!changed)
             break;
@@ -158,7 +151,7 @@ static int sssp_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *
             goto out;
         }
     }
-    SSSP_TRY(ws_memcpy_dtoh(gpu, dist, d_dist, nb));
+    WL_TRY_OUT(ws_memcpy_dtoh(gpu, dist, d_dist, nb));
     sssp_cpu(&g, want);
     char check[192];
     rc = wl_check_i32("dist", want, dist, n, check, sizeof check);
