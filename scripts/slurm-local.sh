@@ -3,7 +3,9 @@
 # for running a sweep's job arrays here (`warpsim sweep SPEC --slurm`).  As
 # root: starts munged (unless one runs), slurmctld and slurmd with a minimal
 # slurm.conf in DIR (this machine as the only node, its CPUs,
-# proctrack/linuxproc, no cgroup, ports 16817/16818) and waits for the node.
+# proctrack/linuxproc, no cgroup, ports 16817/16818, or $SLURM_LOCAL_PORT and
+# the next one, so that a second cluster can run beside the test's) and waits
+# for the node.
 #
 #   scripts/slurm-local.sh start DIR   start; prints `export SLURM_CONF=DIR/slurm.conf`
 #   scripts/slurm-local.sh stop DIR    stop what start started
@@ -23,15 +25,15 @@ slurm_local_start() {
     : >"$dir/started-munge"
     munge -n | unmunge >/dev/null 2>&1 || { echo "slurm-local: munge does not work" >&2; return 1; }
   fi
-  local node cpus
+  local node cpus port=${SLURM_LOCAL_PORT:-16817}
   node=$(hostname -s)
   cpus=$(nproc)
   mkdir -p "$dir/state" "$dir/spool"
   cat >"$dir/slurm.conf" <<EOF
 ClusterName=warpsimlocal
 SlurmctldHost=$node(127.0.0.1)
-SlurmctldPort=16817
-SlurmdPort=16818
+SlurmctldPort=$port
+SlurmdPort=$((port + 1))
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
