@@ -552,12 +552,17 @@ static int cfg_unknown_key(const char *key, struct err *e)
     char list[ERR_MSG_MAX / 2];
     size_t used = 0;
     list[0] = '\0';
-    /* candidates by edit distance (at most a third of the key, or 3) */
+    /* candidates by edit distance (at most a third of the key, or 3); each
+     * key's score computed once (an unknown key of 64 characters against
+     * every key, once per distance, took tens of milliseconds) */
     size_t limit = strlen(key) / 3 > 3 ? strlen(key) / 3 : 3;
+    size_t score[CFG_NKEYS];
+    for (size_t i = 0; i < CFG_NKEYS; i++)
+        score[i] = cfg_key_score(key, cfg_keys[i].name);
     int found = 0;
     for (size_t d = 0; d <= 2 * limit + 1 && found < 4; d++)
         for (size_t i = 0; i < CFG_NKEYS && found < 4; i++)
-            if (cfg_key_score(key, cfg_keys[i].name) == d) {
+            if (score[i] == d) {
                 used += (size_t)snprintf(list + used, sizeof list - used, "%s'%s'",
                                          found ? ", " : "", cfg_keys[i].name);
                 found++;
