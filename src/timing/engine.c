@@ -36,6 +36,23 @@
 
 #define TIMING_PROGRESS_EVERY 65536u
 
+/* threads = 0 (the machine's cores) alternates between the parallel and the
+ * serial cycle in epochs of stepped cycles and keeps the faster (docs/parallel.md):
+ * results are identical either way, only the wall-clock time differs. */
+#define TUNE_PROBE 256u   /* a measuring epoch */
+#define TUNE_LONG 8192u   /* an epoch of the mode that won */
+#define TUNE_BACKOFF 64u  /* at most TUNE_LONG x this serial cycles between parallel probes */
+
+struct par_tune {
+    int adaptive;       /* threads = 0 */
+    int on;             /* the current epoch runs the parallel cycle */
+    uint64_t left;      /* stepped cycles left in the epoch */
+    uint64_t len;       /* its length */
+    uint64_t t0;        /* its start, ns */
+    uint64_t ns[2];     /* ns per cycle of the last serial [0] and parallel [1] epoch */
+    uint64_t backoff;   /* serial epochs of TUNE_LONG before the next parallel probe */
+};
+
 struct timing {
     const struct gpu_config *cfg;
     struct stats *st;
@@ -72,23 +89,11 @@ struct timing {
     uint64_t par_now;        /* the cycle the parallel phase simulates */
     struct func_stats *fstats; /* the running launch's functional counters (flush_sinks) */
     struct phase_census census; /* timeline_phases: warps per phase (phase_census.h) */
-};
-
-/* threads = 0 (the machine's cores) alternates between the parallel and the
- * serial cycle in epochs of stepped cycles and keeps the faster (docs/parallel.md):
- * results are identical either way, only the wall-clock time differs. */
-#define TUNE_PROBE 256u   /* a measuring epoch */
-#define TUNE_LONG 8192u   /* an epoch of the mode that won */
-#define TUNE_BACKOFF 64u  /* at most TUNE_LONG x this serial cycles between parallel probes */
-
-struct par_tune {
-    int adaptive;       /* threads = 0 */
-    int on;             /* the current epoch runs the parallel cycle */
-    uint64_t left;      /* stepped cycles left in the epoch */
-    uint64_t len;       /* its length */
-    uint64_t t0;        /* its start, ns */
-    uint64_t ns[2];     /* ns per cycle of the last serial [0] and parallel [1] epoch */
-    uint64_t backoff;   /* serial epochs of TUNE_LONG before the next parallel probe */
+    /* threads = 0: the tuning carries over from launch to launch (a machine
+     * where the parallel cycle lost keeps backing off instead of probing
+     * again at every launch); tune_live once the first epoch started */
+    struct par_tune tune;
+    int tune_live;
 };
 
 static const char *const lane_bins[SM_LANE_BINS] = {
@@ -617,14 +622,20 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
         sm_launch_begin(&t->sms[i], &L, nregs, t->now);
     k->env->stats->kernels_launched++;
     uint32_t nth = launch_threads(t, k);
-    struct par_tune tune = {.adaptive = t->cfg->threads == 0, .backoff = 1};
+    struct par_tune *tune = &t->tune;
+    tune->adaptive = t->cfg->threads == 0;
     int par = nth > 1;
     if (par) {
         par_prepare(t, nth);
         t->fstats = k->env->stats;
-        if (tune.adaptive)
-            tune_start(&tune, 0, TUNE_PROBE);
-        set_sinks(t, !tune.adaptive);
+        if (tune->adaptive && !t->tune_live) {
+            tune->backoff = 1;
+            tune_start(tune, 0, TUNE_PROBE);
+            t->tune_live = 1;
+        } else if (tune->adaptive) { /* the epoch goes on, timed from here */
+            tune_start(tune, tune->on, tune->left);
+        }
+        set_sinks(t, !tune->adaptive || tune->on);
     }
 
     uint64_t nctas = (uint64_t)k->grid[0] * k->grid[1] * k->grid[2];
@@ -650,7 +661,7 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
         note_dispatch(t, (struct timing_point){now - start, sim_insn(t, *insn) - insn0, next_cta},
                       no_room, nctas);
         int busy = 0;
-        int par_cycle = par && (!tune.adaptive || tune.on);
+        int par_cycle = par && (!tune->adaptive || tune->on);
         if (par_cycle) {
             t->par_now = now;
             par_run(t->pool, sm_job, t, t->nsms);
@@ -668,8 +679,8 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
             busy |= sm_busy(&t->sms[i]) || t->sms[i].wheel_pending;
         }
         memsys_cycle(t->ms, now);
-        if (par && tune.adaptive && --tune.left == 0)
-            tune_next(t, &tune);
+        if (par && tune->adaptive && --tune->left == 0)
+            tune_next(t, tune);
         t->now++;
         t->cycles++;
         sample_timeline(t);
