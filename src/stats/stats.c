@@ -11,7 +11,7 @@
 #include "base/alloc.h"
 #include "base/log.h"
 
-enum stat_kind { STAT_COUNTER, STAT_RATIO, STAT_HISTOGRAM };
+enum stat_kind { STAT_COUNTER, STAT_RATIO, STAT_HISTOGRAM, STAT_SUM };
 
 struct stat_entry {
     char *name;
@@ -22,8 +22,11 @@ struct stat_entry {
     size_t stride;       /* bytes between copies */
     uint32_t nbins;      /* histogram bins (1 for a counter, 0 for a ratio) */
     char **bin_names;
-    uint32_t num, den;   /* ratio: entry indices of the counters */
+    uint32_t num, den;   /* ratio: entry indices of the counters or sums */
     double scale;
+    uint32_t nterms;     /* sum: entry indices of its counters and their weights */
+    uint32_t *term;
+    double *weight;
     uint32_t slot;       /* first index into a flat value vector (counters, bins) */
 };
 
@@ -155,6 +158,8 @@ void stats_free(struct stats *s)
         for (uint32_t b = 0; s->e[i].bin_names && b < s->e[i].nbins; b++)
             free(s->e[i].bin_names[b]);
         free(s->e[i].bin_names);
+        free(s->e[i].term);
+        free(s->e[i].weight);
     }
     free(s->e);
     free(s->hash);
@@ -183,24 +188,44 @@ void stats_counter(struct stats *s, const char *name, const char *desc, const ui
     s->nslots += 1;
 }
 
+/* Index of the counter (or, with sums_too, weighted sum) an operand names:
+ * with the current prefix first, then as given; panics otherwise. */
+static uint32_t stats_operand(const struct stats *s, const char *what, const char *name,
+                              const char *op, int sums_too)
+{
+    char buf[256];
+    long i = stats_find(s, stats_prefixed(s, op, buf, sizeof buf));
+    if (i < 0)
+        i = stats_find(s, op);
+    if (i < 0 || !(s->e[i].kind == STAT_COUNTER || (sums_too && s->e[i].kind == STAT_SUM)))
+        panic("%s '%s': operand '%s' is not a registered counter%s", what, name, op,
+              sums_too ? " or sum" : "");
+    return (uint32_t)i;
+}
+
 void stats_ratio(struct stats *s, const char *name, const char *desc, const char *num,
                  const char *den, double scale)
 {
-    char bn[256], bd[256];
-    long in = stats_find(s, stats_prefixed(s, num, bn, sizeof bn));
-    long id = stats_find(s, stats_prefixed(s, den, bd, sizeof bd));
-    if (in < 0)
-        in = stats_find(s, num);
-    if (id < 0)
-        id = stats_find(s, den);
-    if (in < 0 || s->e[in].kind != STAT_COUNTER)
-        panic("ratio '%s': numerator '%s' is not a registered counter", name, num);
-    if (id < 0 || s->e[id].kind != STAT_COUNTER)
-        panic("ratio '%s': denominator '%s' is not a registered counter", name, den);
+    uint32_t in = stats_operand(s, "ratio", name, num, 1);
+    uint32_t id = stats_operand(s, "ratio", name, den, 1);
     struct stat_entry *x = stats_add(s, name, desc, STAT_RATIO);
-    x->num = (uint32_t)in;
-    x->den = (uint32_t)id;
+    x->num = in;
+    x->den = id;
     x->scale = scale;
+}
+
+void stats_sum(struct stats *s, const char *name, const char *desc, uint32_t nterms,
+               const char *const *terms, const double *weights)
+{
+    ws_assert(nterms >= 1 && terms && weights);
+    uint32_t *idx = xcalloc(nterms, sizeof *idx);
+    for (uint32_t i = 0; i < nterms; i++)
+        idx[i] = stats_operand(s, "sum", name, terms[i], 0);
+    struct stat_entry *x = stats_add(s, name, desc, STAT_SUM);
+    x->nterms = nterms;
+    x->term = idx;
+    x->weight = xcalloc(nterms, sizeof *x->weight);
+    memcpy(x->weight, weights, nterms * sizeof *x->weight);
 }
 
 void stats_histogram(struct stats *s, const char *name, const char *desc, const uint64_t *bins,
@@ -240,21 +265,36 @@ static void stats_read_all(const struct stats *s, uint64_t *v)
 {
     for (size_t i = 0; i < s->n; i++) {
         const struct stat_entry *x = &s->e[i];
-        if (x->kind == STAT_RATIO)
+        if (x->kind == STAT_RATIO || x->kind == STAT_SUM)
             continue;
         for (uint32_t b = 0; b < x->nbins; b++)
             v[x->slot + b] = stats_bin(x, b);
     }
 }
 
-static double stats_ratio_of(const struct stats *s, const struct stat_entry *x, const uint64_t *v)
+/* A counter's, sum's or ratio's value, from v (nslots long) or, v NULL, read now. */
+static double stats_scalar_of(const struct stats *s, const struct stat_entry *x, const uint64_t *v)
 {
-    uint64_t num = v ? v[s->e[x->num].slot] : stats_bin(&s->e[x->num], 0);
-    uint64_t den = v ? v[s->e[x->den].slot] : stats_bin(&s->e[x->den], 0);
-    if (den == 0)
-        return 0.0;
-    double r = x->scale * (double)num / (double)den;
-    return isfinite(r) ? r : 0.0;
+    switch (x->kind) {
+    case STAT_COUNTER:
+        return (double)(v ? v[x->slot] : stats_bin(x, 0));
+    case STAT_SUM: {
+        double sum = 0.0;
+        for (uint32_t i = 0; i < x->nterms; i++)
+            sum += x->weight[i] * stats_scalar_of(s, &s->e[x->term[i]], v);
+        return sum;
+    }
+    case STAT_RATIO: {
+        double den = stats_scalar_of(s, &s->e[x->den], v);
+        if (den == 0.0)
+            return 0.0;
+        double r = x->scale * stats_scalar_of(s, &s->e[x->num], v) / den;
+        return isfinite(r) ? r : 0.0;
+    }
+    case STAT_HISTOGRAM:
+        break;
+    }
+    panic("statistic '%s' has no single value", x->name);
 }
 
 int stats_get(const struct stats *s, const char *name, double *out)
@@ -264,8 +304,8 @@ int stats_get(const struct stats *s, const char *name, double *out)
     if (i < 0)
         return -1;
     const struct stat_entry *x = &s->e[i];
-    if (x->kind == STAT_RATIO) {
-        *out = stats_ratio_of(s, x, NULL);
+    if (x->kind == STAT_RATIO || x->kind == STAT_SUM) {
+        *out = stats_scalar_of(s, x, NULL);
     } else {
         uint64_t sum = 0;
         for (uint32_t b = 0; b < x->nbins; b++)
@@ -282,8 +322,8 @@ int stats_get_u64(const struct stats *s, const char *name, uint64_t *out)
     if (i < 0)
         return -1;
     const struct stat_entry *x = &s->e[i];
-    if (x->kind == STAT_RATIO) {
-        double r = stats_ratio_of(s, x, NULL);
+    if (x->kind == STAT_RATIO || x->kind == STAT_SUM) {
+        double r = stats_scalar_of(s, x, NULL);
         *out = r > 0 ? (uint64_t)r : 0;
     } else {
         for (uint32_t b = 0; b < x->nbins; b++)
@@ -333,7 +373,8 @@ static void stats_json_members(const struct stats *s, FILE *out, int indent, con
             fprintf(out, "%" PRIu64, v[x->slot]);
             break;
         case STAT_RATIO:
-            stats_json_double(out, stats_ratio_of(s, x, v));
+        case STAT_SUM:
+            stats_json_double(out, stats_scalar_of(s, x, v));
             break;
         case STAT_HISTOGRAM:
             fputc('{', out);
@@ -371,7 +412,8 @@ void stats_print_text(const struct stats *s, FILE *out)
             fprintf(out, "%-32s = %" PRIu64 "\n", x->name, v[x->slot]);
             break;
         case STAT_RATIO:
-            fprintf(out, "%-32s = %.4f\n", x->name, stats_ratio_of(s, x, v));
+        case STAT_SUM:
+            fprintf(out, "%-32s = %.4f\n", x->name, stats_scalar_of(s, x, v));
             break;
         case STAT_HISTOGRAM:
             fprintf(out, "%-32s =", x->name);

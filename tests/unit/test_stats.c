@@ -193,6 +193,51 @@ static void test_ratio_json_precision(void **state)
     stats_free(s);
 }
 
+/* A weighted sum of counters (energies: events x energy per event), a ratio
+ * over it, and both taken per kernel from the kernel's own counts. */
+static void test_weighted_sum(void **state)
+{
+    (void)state;
+    uint64_t insn = 0, l2 = 0, cycle = 0;
+    struct stats *s = stats_new();
+    stats_counter(s, "gpu_sim_insn", "", &insn, 1, 0);
+    stats_counter(s, "l2_accesses", "", &l2, 1, 0);
+    stats_counter(s, "gpu_sim_cycle", "", &cycle, 1, 0);
+    static const char *const terms[] = {"gpu_sim_insn", "l2_accesses", "gpu_sim_cycle"};
+    static const double w[] = {0.5, 2.0, 0.25};
+    stats_sum(s, "energy_nj", "", 3, terms, w);
+    stats_ratio(s, "insn_per_nj", "", "gpu_sim_insn", "energy_nj", 1.0);
+    double d = -1;
+    assert_int_equal(stats_get(s, "insn_per_nj", &d), 0);
+    assert_true(d == 0.0); /* a zero sum as denominator */
+    insn = 100;
+    l2 = 10;
+    cycle = 40;
+    stats_kernel_end(s, "k1");
+    insn = 300;
+    l2 = 11;
+    cycle = 48;
+    stats_kernel_end(s, "k2");
+    assert_int_equal(stats_get(s, "energy_nj", &d), 0);
+    assert_true(d == 150.0 + 22.0 + 12.0);
+    assert_int_equal(stats_get(s, "insn_per_nj", &d), 0);
+    assert_true(d == 300.0 / 184.0);
+    uint64_t u = 0;
+    assert_int_equal(stats_get_u64(s, "energy_nj", &u), 0);
+    assert_int_equal(u, 184);
+    char *json = render(stats_print_kernels_json, s);
+    /* k1: 50 + 20 + 10 = 80 nJ; k2: 100 + 2 + 2 = 104 nJ, 200 insn */
+    assert_non_null(strstr(json, "\"energy_nj\": 80,"));
+    assert_non_null(strstr(json, "\"insn_per_nj\": 1.25\n"));
+    assert_non_null(strstr(json, "\"energy_nj\": 104,"));
+    assert_non_null(strstr(json, "\"insn_per_nj\": 1.9230769230769231\n"));
+    free(json);
+    char *text = render(print_text, s);
+    assert_non_null(strstr(text, "energy_nj                        = 184.0000\n"));
+    free(text);
+    stats_free(s);
+}
+
 /* Registering a name twice is a simulator bug: the child must abort. */
 static void test_duplicate_panics(void **state)
 {
@@ -219,7 +264,7 @@ int main(void)
         cmocka_unit_test(test_counter_sum_stride),  cmocka_unit_test(test_ratio),
         cmocka_unit_test(test_histogram_and_json),  cmocka_unit_test(test_kernel_snapshots),
         cmocka_unit_test(test_timeline_csv),        cmocka_unit_test(test_ratio_json_precision),
-        cmocka_unit_test(test_duplicate_panics),
+        cmocka_unit_test(test_duplicate_panics),    cmocka_unit_test(test_weighted_sum),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
