@@ -620,6 +620,7 @@ int analysis_run(const struct ptx_module *m, struct analysis **out, struct err *
         a->pc[pc].loop = PTX_NO_INDEX;
         a->pc[pc].phase = PTX_NO_INDEX;
         a->pc[pc].iclass = (uint8_t)iclass_of(in, in_entry);
+        a->pc[pc].power = power_facts_of(m, in, iclass_is_compute(a->pc[pc].iclass));
         a->pc[pc].is_cond_branch = in->op == PTX_OP_BRA && in->guard != PTX_NO_INDEX &&
                                    !(in->flags & PTX_F_UNI);
     }

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "base/err.h"
+#include "analysis/power.h"
 #include "ptx/ir.h"
 
 /* Reconvergence PC meaning "at the function's exit" (the virtual exit node
@@ -54,6 +55,7 @@ struct pc_info {
     uint32_t loop;      /* innermost loop containing this PC, or PTX_NO_INDEX */
     uint8_t iclass;     /* enum inst_class */
     uint8_t is_cond_branch; /* guarded bra that is not .uni */
+    struct power_facts power; /* register operands and unit operation (power.h) */
     uint32_t phase;     /* phase index (analysis.phases), PTX_NO_INDEX outside a body */
     uint32_t bb_len;    /* instructions of this PC's basic block (0 outside a body) */
 };

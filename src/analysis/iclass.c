@@ -119,6 +119,12 @@ enum inst_class iclass_of(const struct ptx_inst *in, int in_entry)
     }
 }
 
+int iclass_is_compute(enum inst_class c)
+{
+    return c == ICLASS_ALU || c == ICLASS_SFU || c == ICLASS_DP || c == ICLASS_INT ||
+           c == ICLASS_WARP;
+}
+
 const char *inst_class_name(enum inst_class c)
 {
     static const char *const names[ICLASS_COUNT] = {

@@ -10,4 +10,8 @@
  * thread, so it is ICLASS_EXIT; in a .func it is ICLASS_CALL). */
 enum inst_class iclass_of(const struct ptx_inst *in, int in_entry);
 
+/* 1 for the classes that run on an arithmetic unit (ALU, SFU, DP, INT and
+ * the warp-wide shfl/vote/...): GPGPU-Sim's ALU_OP instructions. */
+int iclass_is_compute(enum inst_class c);
+
 #endif

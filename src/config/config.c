@@ -300,6 +300,48 @@ static const struct cfg_key cfg_keys[] = {
     K_POL("dram.sched", dram_sched, "frfcfs", "DRAM scheduler policy spec (frfcfs, fcfs, wms; warpsim policies lists them)"),
     K_SZ32("dram.chunk", addr_chunk, "256", 32, 1 * MiB,
            "bytes of consecutive addresses mapped to one channel (power of two)"),
+
+    /* ---- energy model (timing/energy.h): nJ per event, GPUWattch's GTX480
+     * model (GPGPU-Sim gpuwattch_gtx480.xml) evaluated per event ---- */
+#define K_NJ(n, fld, d, doc) K_DBL("energy." n, energy.fld, d, 0, 1e9, "nJ per " doc)
+    K_NJ("inst", inst, "0.003614", "warp instruction decoded (GPUWattch TOT_INST)"),
+    K_NJ("fp_int", fp_int, "0.05489",
+         "warp instruction that is not a branch, call, exit, barrier or fence (FP_INT)"),
+    K_NJ("l1i_hit", l1i_hit, "0.06343", "instruction-cache hit (IC_H)"),
+    K_NJ("l1i_miss", l1i_miss, "2.169", "instruction-cache miss (IC_M)"),
+    K_NJ("l1d_read_hit", l1d_read_hit, "2.935",
+         "L1D read hit or merged miss, with the coalescer (DC_RH)"),
+    K_NJ("l1d_read_miss", l1d_read_miss, "2.225", "L1D read miss (DC_RM)"),
+    K_NJ("l1d_write_hit", l1d_write_hit, "0.2201", "L1D write hit (DC_WH)"),
+    K_NJ("l1d_write_miss", l1d_write_miss, "2.604", "L1D write miss (DC_WM)"),
+    K_NJ("tex_hit", tex_hit, "1.353", "texture-cache hit or merged miss (TC_H)"),
+    K_NJ("tex_miss", tex_miss, "2.225", "texture-cache miss (TC_M)"),
+    K_NJ("l1c_hit", l1c_hit, "1.467", "constant-cache hit or merged miss (CC_H)"),
+    K_NJ("l1c_miss", l1c_miss, "1.113", "constant-cache miss (CC_M)"),
+    K_NJ("smem", smem, "2.119", "shared-memory bank cycle (SHRD_ACC)"),
+    K_NJ("rf_read", rf_read, "0.007267", "register read of one thread (REG_RD)"),
+    K_NJ("rf_write", rf_write, "0.005986", "register write of one thread (REG_WR)"),
+    K_NJ("non_rf", non_rf, "0.05301", "non-register operand of one thread (NON_REG_OPs)"),
+    K_NJ("sp", sp, "0.002695", "integer-ALU access (SP_ACC)"),
+    K_NJ("fpu", fpu, "0.02958", "FPU access (FPU_ACC)"),
+    K_NJ("sfu", sfu, "0.04835", "SFU access (SFU_ACC)"),
+    K_NJ("l2_read_hit", l2_read_hit, "2.805", "L2 read hit or merged miss (L2_RH)"),
+    K_NJ("l2_read_miss", l2_read_miss, "0.1020", "L2 read miss, the tag lookup (L2_RM)"),
+    K_NJ("l2_write_hit", l2_write_hit, "13.85", "L2 write hit or merged miss (L2_WH)"),
+    K_NJ("l2_write_miss", l2_write_miss, "15.02", "L2 write miss (L2_WM)"),
+    K_NJ("icnt_flit", icnt_flit, "1.939", "interconnect flit, either network (NOC_A)"),
+    K_NJ("dram_read", dram_read, "26.95", "DRAM read burst, with the controller (MEM_RD)"),
+    K_NJ("dram_write", dram_write, "15.86", "DRAM write burst, with the controller (MEM_WR)"),
+    K_NJ("dram_precharge", dram_precharge, "4.232", "DRAM precharge (MEM_PRE)"),
+#undef K_NJ
+    K_DBL("energy.pipeline_w", energy.pipeline_w, "25.46", 0, 1e6,
+          "W of the SM pipelines at full duty (GPUWattch PIPE_A): charged per SIMT-active "
+          "thread instruction as W / (core clock x 32 x sm.schedulers x sm.count)"),
+    K_DBL("energy.idle_sm_w", energy.idle_sm_w, "1.59", 0, 1e6,
+          "W of an SM with no resident CTA (GPUWattch IDLE_CORE_N)"),
+    K_DBL("energy.constant_w", energy.constant_w, "11", 0, 1e6,
+          "W drawn whatever the activity (GPUWattch CONST_DYNAMICN, with the memory "
+          "controllers' fixed power)"),
 };
 #define CFG_NKEYS (sizeof cfg_keys / sizeof cfg_keys[0])
 

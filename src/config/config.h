@@ -30,6 +30,22 @@ struct cache_geometry {
     char index[16];              /* set-index function: linear | ccws_hash | fermi */
 };
 
+/* Energy per event in nJ (and three powers in W) of the event-energy model,
+ * keys energy.*: defaults are GPUWattch's GTX480 model (timing/energy.h). */
+struct energy_coeffs {
+    double inst, fp_int;                     /* per warp instruction */
+    double l1i_hit, l1i_miss;
+    double l1d_read_hit, l1d_read_miss, l1d_write_hit, l1d_write_miss;
+    double tex_hit, tex_miss, l1c_hit, l1c_miss;
+    double smem;                             /* per shared-memory bank cycle */
+    double rf_read, rf_write, non_rf;        /* per thread operand */
+    double sp, fpu, sfu;                     /* per unit access */
+    double l2_read_hit, l2_read_miss, l2_write_hit, l2_write_miss;
+    double icnt_flit;
+    double dram_read, dram_write, dram_precharge; /* per burst, per precharge */
+    double pipeline_w, idle_sm_w, constant_w;
+};
+
 struct gpu_config {
     /* ---- simulation ---- */
     char mode[16];               /* "functional" | "timing" */
@@ -133,6 +149,7 @@ struct gpu_config {
     uint32_t addr_chunk;         /* bytes of consecutive addresses per channel */
     uint32_t dram_latency;       /* fixed controller/pipeline latency added to every DRAM
                                   * access, DRAM cycles (GPGPU-Sim -dram_latency) */
+    struct energy_coeffs energy; /* the event-energy model (timing/energy.h) */
 };
 
 /* Defaults: a GTX480-like GPU (Fermi), the baseline most seed papers share. */

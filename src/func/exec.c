@@ -609,10 +609,7 @@ int func_warp_step(struct func_cta *c, struct func_warp *w, struct func_trace *t
 
     struct func_sink *sk = c->sink;
     struct func_stats *st = sk ? &sk->st : k->env->stats;
-    st->warp_insn++;
-    st->class_insn[pi->iclass]++;
-    st->simt_active_lanes += popc(active);
-    st->gpu_sim_insn += popc(mask);
+    func_count_insn(st, pi, active, mask);
     if (sk)
         sk->warp_insn++;
     else

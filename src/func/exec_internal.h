@@ -43,6 +43,24 @@ static inline unsigned popc(uint32_t x)
     return ws_popc32(x);
 }
 
+/* Count one executed warp instruction at pc_info pi: SIMT-active lanes
+ * `active`, of which `mask` had a true guard. */
+static inline void func_count_insn(struct func_stats *st, const struct pc_info *pi,
+                                   uint32_t active, uint32_t mask)
+{
+    uint32_t a = popc(active);
+    st->warp_insn++;
+    st->class_insn[pi->iclass]++;
+    st->simt_active_lanes += a;
+    st->gpu_sim_insn += popc(mask);
+    st->rf_reads += pi->power.rf_reads;
+    st->rf_writes += pi->power.rf_writes;
+    st->non_rf_operands += pi->power.non_rf;
+    if (pi->power.op != POWER_OP_NONE)
+        st->unit_acc_x10[power_op_weight[pi->power.op].unit] +=
+            power_op_accesses_x10((enum power_op)pi->power.op, a);
+}
+
 static inline uint64_t width_mask(unsigned bytes)
 {
     return bytes >= 8 ? ~0ull : ((1ull << (bytes * 8)) - 1);

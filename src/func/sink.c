@@ -50,6 +50,11 @@ void func_sink_flush(struct func_sink *s, struct func_stats *st)
     st->oob_reads_zeroed += s->st.oob_reads_zeroed;
     for (unsigned c = 0; c < ICLASS_COUNT; c++)
         st->class_insn[c] += s->st.class_insn[c];
+    st->rf_reads += s->st.rf_reads;
+    st->rf_writes += s->st.rf_writes;
+    st->non_rf_operands += s->st.non_rf_operands;
+    for (unsigned u = 0; u < POWER_UNIT_COUNT; u++)
+        st->unit_acc_x10[u] += s->st.unit_acc_x10[u];
     memset(&s->st, 0, sizeof s->st);
 }
 

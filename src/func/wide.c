@@ -297,10 +297,7 @@ int func_wide_step(struct func_wide_warp *ww, const uint32_t sub[], struct func_
     }
     struct func_sink *sk = ww->c->sink;
     struct func_stats *st = sk ? &sk->st : k->env->stats;
-    st->warp_insn++;
-    st->class_insn[pi->iclass]++;
-    st->simt_active_lanes += popc(t->active);
-    st->gpu_sim_insn += popc(t->mask);
+    func_count_insn(st, pi, t->active, t->mask);
     if (sk) {
         sk->warp_insn++;
         *ARRAY_PUSH(sk->steps, sk->nsteps, sk->steps_cap) =

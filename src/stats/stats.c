@@ -22,7 +22,7 @@ struct stat_entry {
     size_t stride;       /* bytes between copies */
     uint32_t nbins;      /* histogram bins (1 for a counter, 0 for a ratio) */
     char **bin_names;
-    uint32_t num, den;   /* ratio: entry indices of the counters or sums */
+    uint32_t num, den;   /* ratio: entry indices of its operands */
     double scale;
     uint32_t nterms;     /* sum: entry indices of its counters and their weights */
     uint32_t *term;
@@ -188,26 +188,27 @@ void stats_counter(struct stats *s, const char *name, const char *desc, const ui
     s->nslots += 1;
 }
 
-/* Index of the counter (or, with sums_too, weighted sum) an operand names:
- * with the current prefix first, then as given; panics otherwise. */
+/* Index of the counter, sum or ratio an operand names: with the current
+ * prefix first, then as given; panics otherwise (histograms have no single
+ * value). */
 static uint32_t stats_operand(const struct stats *s, const char *what, const char *name,
-                              const char *op, int sums_too)
+                              const char *op)
 {
     char buf[256];
     long i = stats_find(s, stats_prefixed(s, op, buf, sizeof buf));
     if (i < 0)
         i = stats_find(s, op);
-    if (i < 0 || !(s->e[i].kind == STAT_COUNTER || (sums_too && s->e[i].kind == STAT_SUM)))
-        panic("%s '%s': operand '%s' is not a registered counter%s", what, name, op,
-              sums_too ? " or sum" : "");
+    if (i < 0 || s->e[i].kind == STAT_HISTOGRAM)
+        panic("%s '%s': operand '%s' is not a registered counter, sum or ratio", what, name,
+              op);
     return (uint32_t)i;
 }
 
 void stats_ratio(struct stats *s, const char *name, const char *desc, const char *num,
                  const char *den, double scale)
 {
-    uint32_t in = stats_operand(s, "ratio", name, num, 1);
-    uint32_t id = stats_operand(s, "ratio", name, den, 1);
+    uint32_t in = stats_operand(s, "ratio", name, num);
+    uint32_t id = stats_operand(s, "ratio", name, den);
     struct stat_entry *x = stats_add(s, name, desc, STAT_RATIO);
     x->num = in;
     x->den = id;
@@ -220,7 +221,7 @@ void stats_sum(struct stats *s, const char *name, const char *desc, uint32_t nte
     ws_assert(nterms >= 1 && terms && weights);
     uint32_t *idx = xcalloc(nterms, sizeof *idx);
     for (uint32_t i = 0; i < nterms; i++)
-        idx[i] = stats_operand(s, "sum", name, terms[i], 0);
+        idx[i] = stats_operand(s, "sum", name, terms[i]);
     struct stat_entry *x = stats_add(s, name, desc, STAT_SUM);
     x->nterms = nterms;
     x->term = idx;

@@ -31,13 +31,13 @@ void stats_counter(struct stats *s, const char *name, const char *desc, const ui
                    uint32_t count, size_t stride);
 
 /* A derived value: scale * num / den, where num and den are names of
- * counters or sums registered earlier (den 0 gives 0).  E.g. gpu_ipc =
+ * counters, sums or ratios registered earlier (den 0 gives 0).  E.g. gpu_ipc =
  * gpu_sim_insn / gpu_sim_cycle, l1d_mpki = 1000 * l1d_misses / gpu_sim_insn. */
 void stats_ratio(struct stats *s, const char *name, const char *desc, const char *num,
                  const char *den, double scale);
 
-/* A weighted sum: sum over i < nterms of weights[i] * counter terms[i] (names
- * of counters registered earlier), e.g. an energy as events x energy per
+/* A weighted sum: sum over i < nterms of weights[i] * terms[i] (names of
+ * counters, sums or ratios registered earlier), e.g. an energy as events x energy per
  * event.  Per-kernel snapshots take it over the kernel's counts. */
 void stats_sum(struct stats *s, const char *name, const char *desc, uint32_t nterms,
                const char *const *terms, const double *weights);

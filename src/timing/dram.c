@@ -263,6 +263,7 @@ static int dram_try_column(struct dram_channel *ch, struct mem_pool *pool, uint3
         return 0;
     struct mem_req *r = &pool->r[bk->cur];
     uint32_t dc = dram_data_cycles(ch, r->bytes);
+    uint32_t bursts = (dc + ch->blr - 1) / ch->blr;
     if (bk->cur_write) {
         if (now < bk->next_wr || now < ch->next_wr_any || now + ch->WL < ch->bus_free)
             return 0;
@@ -271,6 +272,7 @@ static int dram_try_column(struct dram_channel *ch, struct mem_pool *pool, uint3
         ch->next_rd_any = dram_max(ch->next_rd_any, now + ch->tWTR);
         bk->next_pre = dram_max(bk->next_pre, now + ch->tWTP);
         ch->writes++;
+        ch->write_bursts += bursts;
     } else {
         if (now < bk->next_rd || now < ch->next_rd_any || now + ch->CL < ch->bus_free)
             return 0;
@@ -279,6 +281,7 @@ static int dram_try_column(struct dram_channel *ch, struct mem_pool *pool, uint3
         ch->next_wr_any = dram_max(ch->next_wr_any, now + ch->tRTW);
         bk->next_pre = dram_max(bk->next_pre, now + ch->blr);
         ch->reads++;
+        ch->read_bursts += bursts;
     }
     ch->busy_cycles += dc;
     ch->accesses++;
@@ -314,6 +317,7 @@ static int dram_try_row(struct dram_channel *ch, struct mem_pool *pool, uint32_t
             return 0;
         bk->open_row = -1;
         bk->next_act = dram_max(bk->next_act, now + ch->tRP);
+        ch->precharges++;
         return 1;
     }
     return 0;

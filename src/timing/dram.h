@@ -76,6 +76,7 @@ struct dram_channel {
     void *priv;
     /* statistics */
     uint64_t accesses, reads, writes, row_hits, activates, busy_cycles;
+    uint64_t read_bursts, write_bursts, precharges; /* for the energy model */
 };
 
 /* Check the configuration and resolve the scheduler cfg->dram_sched through

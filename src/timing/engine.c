@@ -28,6 +28,7 @@
 #include "func/sink.h"
 #include "policy/registry.h"
 #include "stats/stats.h"
+#include "timing/energy.h"
 #include "timing/engine_par.h"
 #include "timing/issue_int.h"
 #include "timing/memsys.h"
@@ -179,6 +180,8 @@ static void register_stats(struct timing *t)
     stats_timeline_column(s, "alu_inflight", &c->alu_inflight, n, stride);
     stats_timeline_column(s, "mem_inflight", &c->mem_inflight, n, stride);
     stats_timeline_column(s, "active_warps", &c->active_warps, n, stride);
+    stats_counter(s, "sm_busy_cycles", "SM cycles with a CTA resident", &c->busy_cycles, n,
+                  stride);
     phase_census_init(&t->census, s, t->cfg->timeline_phases);
 }
 
@@ -228,6 +231,7 @@ int timing_new(const struct gpu_config *cfg, const struct dev_mem *mem, struct s
     }
     if (st) {
         register_stats(t);
+        energy_register(st, cfg);
         if (t->sched_ops->stats)
             t->sched_ops->stats(t->privs, st, t->nsms * t->nunits, t->priv_stride);
         if (t->cls_ops->stats)

@@ -158,6 +158,8 @@ static void memsys_register(struct mem_system *ms, struct stats *s)
     C(l1d_misses, "L1D misses (new MSHR or write miss)");
     C(l1d_hit_reserved, "L1D misses merged into a pending MSHR");
     C(l1d_reservation_fails, "L1D access attempts that stalled (retried)");
+    C(l1d_writes, "L1D accesses by stores (global and local)");
+    C(l1d_write_misses, "of those, misses");
     C(l1d_intra_warp_hits, "L1D hits on lines allocated by the same warp");
     C(l1d_inter_warp_hits, "L1D hits on lines allocated by another warp");
     C(l1d_evictions, "L1D valid lines evicted at miss time");
@@ -201,6 +203,8 @@ static void memsys_register(struct mem_system *ms, struct stats *s)
     C(l2_misses, "L2 misses");
     C(l2_hit_reserved, "L2 misses merged into a pending MSHR");
     C(l2_writebacks, "L2 dirty lines written to DRAM");
+    C(l2_writes, "L2 accesses by writes (stores, L1D write-backs)");
+    C(l2_write_misses, "of those, misses");
     C(l2_queue_latency_sum, "l2 cycles requests waited in L2 bank queues");
     C(l2_queue_latency_count, "requests served from L2 bank queues");
     C(l2_bypasses, "L2 reads the L2 policy sent straight to DRAM (no lookup, no fill)");
@@ -227,6 +231,12 @@ static void memsys_register(struct mem_system *ms, struct stats *s)
     stats_counter(s, "dram_writes", "DRAM writes", &ms->ch[0].writes, ms->n_ch, st);
     stats_counter(s, "dram_row_hits", "DRAM accesses that needed no activation",
                   &ms->ch[0].row_hits, ms->n_ch, st);
+    stats_counter(s, "dram_read_bursts", "DRAM read bursts (dram.burst beats each)",
+                  &ms->ch[0].read_bursts, ms->n_ch, st);
+    stats_counter(s, "dram_write_bursts", "DRAM write bursts", &ms->ch[0].write_bursts,
+                  ms->n_ch, st);
+    stats_counter(s, "dram_precharges", "DRAM precharges (a bank closing its row for another)",
+                  &ms->ch[0].precharges, ms->n_ch, st);
     stats_counter(s, "dram_activates", "DRAM row activations", &ms->ch[0].activates, ms->n_ch,
                   st);
     stats_counter(s, "dram_busy_cycles", "DRAM data-bus busy cycles (all channels)",
@@ -246,6 +256,8 @@ static void memsys_register(struct mem_system *ms, struct stats *s)
                   &t->icnt_req_packets, 1, 0);
     stats_counter(s, "icnt_reply_packets", "packets on the reply network",
                   &t->icnt_reply_packets, 1, 0);
+    stats_counter(s, "icnt_flits", "flits sent on both networks (icnt.flit bytes each)",
+                  &t->icnt_flits, 1, 0);
     stats_counter(s, "icnt_stalls", "icnt cycles a ready packet waited for buffer space",
                   &t->icnt_stalls, 1, 0);
     stats_ratio(s, "l1d_miss_rate", "L1D misses per access", "l1d_misses", "l1d_accesses", 1.0);

@@ -50,6 +50,7 @@ static void icnt_send(struct mem_system *ms, struct icnt_net *n, uint32_t src, u
                       uint32_t q, uint32_t bytes)
 {
     uint32_t ser = flits(ms, bytes);
+    ms->st.icnt_flits += ser;
     uint64_t now = ms->icnt_now;
     n->src_free[src] = now + ser;
     uint64_t arr = now + ms->cfg.icnt_latency + ser;

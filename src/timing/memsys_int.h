@@ -92,6 +92,7 @@ struct icnt_net {
 
 struct memsys_counters {
     uint64_t l1d_accesses, l1d_hits, l1d_misses, l1d_hit_reserved, l1d_reservation_fails;
+    uint64_t l1d_writes, l1d_write_misses; /* of those, stores (writes apart: energy model) */
     uint64_t l1d_intra_warp_hits, l1d_inter_warp_hits, l1d_evictions, l1d_writebacks;
     uint64_t l1d_flushed, l2_flushed, l2_memcpy_fills, l2_sector_misses;
     uint64_t l2_data_port_busy_cycles, l2_fill_port_busy_cycles;
@@ -102,12 +103,13 @@ struct memsys_counters {
     uint64_t tex_cache_access, tex_cache_hit, tex_cache_miss, tex_cache_hit_reserved;
     uint64_t smem_accesses, smem_cycles;
     uint64_t l2_accesses, l2_hits, l2_misses, l2_hit_reserved, l2_writebacks;
+    uint64_t l2_writes, l2_write_misses;
     uint64_t l2_queue_latency_sum, l2_queue_latency_count, l2_bypasses, l2_requests;
     uint64_t l2_reply_stalls;
     uint64_t l2_hit_divergence_sum, l2_hit_divergence_count, l2_hit_divergence_max;
     uint64_t dram_cycles;
     uint64_t mem_latency_sum, mem_latency_count;
-    uint64_t icnt_req_packets, icnt_reply_packets, icnt_stalls;
+    uint64_t icnt_req_packets, icnt_reply_packets, icnt_stalls, icnt_flits;
 };
 
 /* The policy state of one cache kind (or of the DRAM scheduler): instance i

@@ -151,6 +151,24 @@ static void l2_emit(struct mem_system *ms, const struct mem_req *r, int hit)
     sm->fn(sm->fn_ctx, &ev);
 }
 
+enum { L2_HIT, L2_MISS, L2_HIT_RESERVED };
+
+/* One L2 lookup of r counted (accesses, its outcome, writes apart for the
+ * energy model) and reported to the scheduler policy. */
+static void l2_count(struct mem_system *ms, const struct mem_req *r, int outcome)
+{
+    struct memsys_counters *st = &ms->st;
+    st->l2_accesses++;
+    st->l2_hits += outcome == L2_HIT;
+    st->l2_misses += outcome == L2_MISS;
+    st->l2_hit_reserved += outcome == L2_HIT_RESERVED;
+    if (r->kind == MEM_REQ_WRITE) {
+        st->l2_writes++;
+        st->l2_write_misses += outcome == L2_MISS;
+    }
+    l2_emit(ms, r, outcome == L2_HIT);
+}
+
 /* Does the read r skip this L2 (asked once per request, on arrival)? */
 static int l2_bypassed(struct mem_system *ms, struct l2_sub *sb, struct mem_req *r)
 {
@@ -204,17 +222,13 @@ static int l2_serve(struct mem_system *ms, struct l2_sub *sb, uint32_t q)
             cc->state[li] = CACHE_RESERVED;
             fetch_line(ms, r, need & ~sb->sectors[li]);
             mshr_add(&sb->mshr, m, q);
-            ms->st.l2_accesses++;
-            ms->st.l2_misses++;
             ms->st.l2_sector_misses++;
-            l2_emit(ms, r, 0);
+            l2_count(ms, r, L2_MISS);
             return 1;
         }
     }
     if (pr == CACHE_HIT) {
-        ms->st.l2_accesses++;
-        ms->st.l2_hits++;
-        l2_emit(ms, r, 1);
+        l2_count(ms, r, L2_HIT);
         port_use(ms, &sb->data_free, &ms->st.l2_data_port_busy_cycles, r->bytes);
         cache_touch(cc, set, way, &ca);
         r->l2_hit = 1;
@@ -239,9 +253,7 @@ static int l2_serve(struct mem_system *ms, struct l2_sub *sb, uint32_t q)
                 return 0;
             mshr_add(&sb->mshr, (uint32_t)m, q);
         }
-        ms->st.l2_accesses++;
-        ms->st.l2_hit_reserved++;
-        l2_emit(ms, r, 0);
+        l2_count(ms, r, L2_HIT_RESERVED);
         return 1;
     }
     /* miss: needs the DRAM queue (twice with a dirty victim), an MSHR for reads */
@@ -258,9 +270,7 @@ static int l2_serve(struct mem_system *ms, struct l2_sub *sb, uint32_t q)
     if (ar == CACHE_ALLOC_REFUSED) {
         /* the policy's partition has no way for it: served by DRAM without a
          * line, as a bypass after the lookup */
-        ms->st.l2_accesses++;
-        ms->st.l2_misses++;
-        l2_emit(ms, r, 0);
+        l2_count(ms, r, L2_MISS);
         r->l2_route = MEM_L2_BYPASS;
         int ok = to_dram(ms, q, 0);
         ws_assert(ok);
@@ -277,9 +287,7 @@ static int l2_serve(struct mem_system *ms, struct l2_sub *sb, uint32_t q)
         int ok = to_dram(ms, w, 0);
         ws_assert(ok); /* the miss checked room; the fetch then takes the spare slot */
     }
-    ms->st.l2_accesses++;
-    ms->st.l2_misses++;
-    l2_emit(ms, r, 0);
+    l2_count(ms, r, L2_MISS);
     if (sb->sectors)
         sb->sectors[li] = is_read ? 0 : sector_mask(ms, r);
     if (!is_read) {

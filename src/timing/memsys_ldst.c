@@ -524,6 +524,7 @@ static int l1d_store(struct mem_system *ms, struct sm_mem *sm, const struct ldst
                               .warp = (int32_t)mi->slot, .warp_age = mi->age, .is_write = 1,
                               .tag = mi->policy_tag};
     ms->st.l1d_accesses++;
+    ms->st.l1d_writes++;
     int own = 0;
     if (r == CACHE_HIT) {
         ms->st.l1d_hits++;
@@ -542,6 +543,7 @@ static int l1d_store(struct mem_system *ms, struct sm_mem *sm, const struct ldst
         ms->st.l1d_hit_reserved++;
     } else {
         ms->st.l1d_misses++;
+        ms->st.l1d_write_misses++;
     }
     emit_access(ms, sm, line, r == CACHE_HIT, 1, own, r == CACHE_HIT_RESERVED, now);
     if (need_req)

@@ -429,7 +429,6 @@ void sm_warp_refresh(struct sm *sm, uint32_t slot)
 static void cta_complete(struct sm *sm, uint32_t cs, uint64_t now)
 {
     struct sm_cta *c = &sm->ctas[cs];
-    (void)now;
     uint64_t span = c->last_finish - c->first_finish;
     uint64_t total = c->last_finish - c->start;
     uint64_t ppm = total ? span * 1000000u / total : 0;
@@ -440,7 +439,8 @@ static void cta_complete(struct sm *sm, uint32_t cs, uint64_t now)
     sm->used_threads -= c->threads;
     sm->used_regs -= c->regs;
     sm->used_shared -= c->shared;
-    sm->used_ctas--;
+    if (--sm->used_ctas == 0)
+        sm->c.busy_cycles += now - sm->busy_since;
     c->used = 0;
 }
 
@@ -503,7 +503,8 @@ void sm_cta_launch(struct sm *sm, uint32_t linear, uint32_t regs, uint32_t share
     c->start = now;
     c->bar_event = now;
     c->first_finish = UINT64_MAX;
-    sm->used_ctas++;
+    if (sm->used_ctas++ == 0)
+        sm->busy_since = now;
     sm->used_threads += c->threads;
     sm->used_regs += regs;
     sm->used_shared += shared;

@@ -62,6 +62,7 @@ struct sm_counters {
                                 both (Phase-aware Fig. 10) */
     uint64_t lwm_insn;       /* issue model lwm: large-warp instructions completed */
     uint64_t lwm_subwarps;   /* issue model lwm: sub-warps issued for them */
+    uint64_t busy_cycles;    /* cycles with a CTA resident (closed when the SM empties) */
 };
 
 /* A large warp of the issue model lwm (timing/issue.h), kept by the slot of
@@ -203,6 +204,7 @@ struct sm {
     uint64_t *fetch_waiting; /* bitset over slots: sm_warp.fetch_wait (next-event scan) */
     uint32_t fetch_rr;
     uint32_t used_threads, used_warps, used_regs, used_shared, used_ctas;
+    uint64_t busy_since; /* cycle the first of the resident CTAs arrived */
     uint64_t next_age;
     uint32_t unit_rr;
     uint32_t ldst_used;  /* memory instructions accepted this cycle */

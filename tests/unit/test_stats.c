@@ -207,6 +207,8 @@ static void test_weighted_sum(void **state)
     static const double w[] = {0.5, 2.0, 0.25};
     stats_sum(s, "energy_nj", "", 3, terms, w);
     stats_ratio(s, "insn_per_nj", "", "gpu_sim_insn", "energy_nj", 1.0);
+    stats_ratio(s, "ipc", "", "gpu_sim_insn", "gpu_sim_cycle", 1.0);
+    stats_ratio(s, "ipc_per_nj", "", "ipc", "energy_nj", 1.0); /* a ratio of a ratio */
     double d = -1;
     assert_int_equal(stats_get(s, "insn_per_nj", &d), 0);
     assert_true(d == 0.0); /* a zero sum as denominator */
@@ -222,15 +224,18 @@ static void test_weighted_sum(void **state)
     assert_true(d == 150.0 + 22.0 + 12.0);
     assert_int_equal(stats_get(s, "insn_per_nj", &d), 0);
     assert_true(d == 300.0 / 184.0);
+    assert_int_equal(stats_get(s, "ipc_per_nj", &d), 0);
+    assert_true(d == 300.0 / 48.0 / 184.0);
     uint64_t u = 0;
     assert_int_equal(stats_get_u64(s, "energy_nj", &u), 0);
     assert_int_equal(u, 184);
     char *json = render(stats_print_kernels_json, s);
     /* k1: 50 + 20 + 10 = 80 nJ; k2: 100 + 2 + 2 = 104 nJ, 200 insn */
     assert_non_null(strstr(json, "\"energy_nj\": 80,"));
-    assert_non_null(strstr(json, "\"insn_per_nj\": 1.25\n"));
+    assert_non_null(strstr(json, "\"insn_per_nj\": 1.25,"));
     assert_non_null(strstr(json, "\"energy_nj\": 104,"));
-    assert_non_null(strstr(json, "\"insn_per_nj\": 1.9230769230769231\n"));
+    assert_non_null(strstr(json, "\"insn_per_nj\": 1.9230769230769231,"));
+    assert_non_null(strstr(json, "\"ipc_per_nj\": 0.03125\n")); /* k1: 2.5 / 80 */
     free(json);
     char *text = render(print_text, s);
     assert_non_null(strstr(text, "energy_nj                        = 184.0000\n"));
