@@ -169,6 +169,11 @@ static const struct cfg_key cfg_keys[] = {
            "a store once the LD/ST unit took it); under sm.issue_model=lwm a row of a large warp "
            "with a load in flight joins no sub-warp; 0 = a scoreboard lets independent "
            "instructions issue"),
+    K_BOOL("sm.store_ack", store_ack, "1",
+           "1: the L2 acknowledges every store request with a reply of no data (a control "
+           "packet, icnt.ctrl_bytes, on the reply network) and a warp completes, and a fence "
+           "(membar) passes, only once its stores are acknowledged, as GPGPU-Sim 3.x (WRITE_ACK; "
+           "shd_warp_t::stores_done()); 0: a store is done when the LD/ST unit has sent it"),
     K_U32("lwm.rows", lwm_rows, "8", 1, 16,
           "rows of 32 threads per large warp under sm.issue_model=lwm (slides: 256-thread "
           "warps, 8 rows, are best); a CTA's warps are grouped in launch order"),

@@ -86,6 +86,7 @@ struct gpu_config {
     char issue_model[16];        /* how a picked warp's instruction issues: "warp", "lwm" */
     uint32_t lwm_rows;           /* rows of 32 threads per large warp (issue model lwm) */
     uint32_t barrel;             /* 1: a warp issues only once its previous instructions completed */
+    uint32_t store_ack;          /* 1: stores are acknowledged; warps and fences wait for them */
 
     /* execution units: count = pipeline registers (units that can accept an
      * instruction per cycle), latency and initiation interval in core cycles */

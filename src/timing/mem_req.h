@@ -26,6 +26,8 @@ enum mem_req_dest {
     MEM_DEST_L1C,   /* fill the constant-cache line */
     MEM_DEST_L1T,   /* fill the texture-cache line */
     MEM_DEST_INST,  /* no cache: complete instruction `inst` directly */
+    MEM_DEST_ACK,   /* a store acknowledged to warp `slot` (sm.store_ack): the L2 turns
+                       it into a reply of no data once it has written it */
 };
 
 /* A read's way through its L2 sub-partition, decided once on arrival. */

@@ -389,6 +389,9 @@ int memsys_new(const struct gpu_config *cfg, const struct dev_mem *mem, struct s
             sm->inst[k].next_free = k + 1 < inst_cap ? k + 1 : MEM_REQ_NONE;
         sm->inst_free = 0;
         memsys_ring_alloc(&sm->done, inst_cap, 0);
+        sm->acks_pending = xcalloc(c->max_warps_per_sm ? c->max_warps_per_sm : 1,
+                                   sizeof *sm->acks_pending);
+        memsys_ring_alloc(&sm->acked, c->max_warps_per_sm + 1, 0);
         uint32_t mm = c->l1d.mshr_max_merge > c->l1c.mshr_max_merge ? c->l1d.mshr_max_merge
                                                                      : c->l1c.mshr_max_merge;
         memsys_ring_alloc(&sm->l1_ring, (c->l1d.hit_latency + 2) * (mm + 2) + 64, 1);
@@ -461,6 +464,8 @@ void memsys_free(struct mem_system *ms)
         }
         free(sm->inst);
         memsys_ring_release(&sm->done);
+        free(sm->acks_pending);
+        memsys_ring_release(&sm->acked);
         memsys_ring_release(&sm->l1_ring);
         memsys_ring_release(&sm->l1c_ring);
         memsys_ring_release(&sm->l1t_ring);
@@ -595,7 +600,7 @@ uint64_t memsys_next_event(const struct mem_system *ms, uint64_t now)
             best = min_u64(best, sm->busy_until > now ? sm->busy_until : now);
         if (!ring_empty(&sm->missq))
             return now;
-        if (!ring_empty(&sm->done))
+        if (!ring_empty(&sm->done) || !ring_empty(&sm->acked))
             return now;
         const struct idx_ring *rs[4] = {&sm->l1_ring, &sm->l1c_ring, &sm->l1t_ring,
                                         &sm->smem_ring};

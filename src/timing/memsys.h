@@ -66,6 +66,10 @@ void memsys_issue(struct mem_system *ms, const struct mem_inst *mi, uint64_t now
  * returned (the SM then releases the scoreboard), stores when they have left
  * the LD/ST unit.  Returns 1 and sets *token, or 0 if none. */
 int memsys_pop_done(struct mem_system *ms, uint32_t sm, uint32_t *token);
+/* sm.store_ack: a warp slot whose stores are all acknowledged now (the SM may
+ * free the warp, a fence may pass); and whether a slot has stores pending. */
+int memsys_pop_acked(struct mem_system *ms, uint32_t sm, uint32_t *slot);
+int memsys_stores_pending(const struct mem_system *ms, uint32_t sm, uint32_t slot);
 
 /* Instruction fetch of the line holding `addr` for SM sm: returns 1 on an
  * L1I hit; on a miss returns 0 and sets *ready_at to the core cycle the line

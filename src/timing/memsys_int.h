@@ -56,6 +56,8 @@ struct sm_mem {
     struct ldst_inst *inst;
     uint32_t inst_cap, inst_free, inst_used;
     struct idx_ring done;       /* tokens */
+    uint32_t *acks_pending;     /* [warp slot] stores not yet acknowledged (sm.store_ack) */
+    struct idx_ring acked;      /* warp slots whose last pending store was acknowledged */
     struct idx_ring l1_ring;    /* timed (core): inst idx, L1D hits and fills */
     struct idx_ring l1c_ring;   /* timed (core): constant-cache data */
     struct idx_ring l1t_ring;   /* timed (core): texture-cache data */

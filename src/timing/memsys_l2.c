@@ -21,7 +21,10 @@
  *   queue blocks the FIFO's head).  Bypassed reads never enter it (see
  *   l2.bypass_rop below).
  * - L2: write-back, write-allocate (a write miss allocates the line without
- *   fetching it: byte-masked write, as sectored GPGPU-Sim L2s); L2 misses
+ *   fetching it: byte-masked write, as sectored GPGPU-Sim L2s); with
+ *   sm.store_ack a store, once written (without an L2: once DRAM has it),
+ *   goes back to its SM as a reply of no data (icnt.ctrl_bytes on the reply
+ *   network, through the reply queue), GPGPU-Sim 3.x's WRITE_ACK; L2 misses
  *   send the first request to DRAM and merge later ones in the MSHR; fills
  *   reply immediately (no second hit latency).  Queue latency is measured from
  *   entering a bank queue to being served (l2 cycles).
@@ -151,6 +154,19 @@ static void l2_emit(struct mem_system *ms, const struct mem_req *r, int hit)
     sm->fn(sm->fn_ctx, &ev);
 }
 
+/* A write the L2 (or, without one, DRAM) has done with: acknowledged to its
+ * warp as a reply of no data `delay` l2 cycles on (sm.store_ack), or freed. */
+static void write_done(struct mem_system *ms, uint32_t q, uint32_t delay)
+{
+    struct mem_req *r = &ms->pool.r[q];
+    if (r->dest != MEM_DEST_ACK) {
+        mem_pool_release(&ms->pool, q);
+        return;
+    }
+    r->bytes = 0;
+    ring_push_t(&ms->sub[r->sub].out, q, ms->l2_now + delay);
+}
+
 enum { L2_HIT, L2_MISS, L2_HIT_RESERVED };
 
 /* One L2 lookup of r counted (accesses, its outcome, writes apart for the
@@ -234,7 +250,7 @@ static int l2_serve(struct mem_system *ms, struct l2_sub *sb, uint32_t q)
         r->l2_hit = 1;
         if (r->kind == MEM_REQ_WRITE) {
             cc->dirty[li] = 1;
-            mem_pool_release(&ms->pool, q);
+            write_done(ms, q, c->l2.hit_latency);
         } else {
             if (r->kind == MEM_REQ_ATOMIC)
                 cc->dirty[li] = 1;
@@ -247,7 +263,7 @@ static int l2_serve(struct mem_system *ms, struct l2_sub *sb, uint32_t q)
         ws_assert(m >= 0);
         if (r->kind == MEM_REQ_WRITE) {
             cc->dirty[li] = 1;
-            mem_pool_release(&ms->pool, q);
+            write_done(ms, q, c->l2.hit_latency);
         } else {
             if (!mshr_can_merge(&sb->mshr, (uint32_t)m))
                 return 0;
@@ -293,7 +309,7 @@ static int l2_serve(struct mem_system *ms, struct l2_sub *sb, uint32_t q)
     if (!is_read) {
         cache_fill(cc, set, way);
         cc->dirty[li] = 1;
-        mem_pool_release(&ms->pool, q);
+        write_done(ms, q, c->l2.hit_latency);
         return 1;
     }
     uint32_t m = mshr_alloc(&sb->mshr, line, way);
@@ -344,7 +360,7 @@ void memsys_l2_tick(struct mem_system *ms)
                 break; /* its slice's fill port is occupied */
             ring_pop(&ch->ret);
             if (r->kind == MEM_REQ_WRITE)
-                mem_pool_release(&ms->pool, q);
+                write_done(ms, q, 0);
             else
                 l2_fill(ms, q);
         }

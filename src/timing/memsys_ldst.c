@@ -29,6 +29,10 @@
  *   local stores write back (dirty on hit, write-through on miss), no write
  *   allocate; atomics bypass L1 and execute at L2.  Read misses fetch a whole
  *   line.  Reservation failures stall the unit, which retries next cycle.
+ *   A store instruction is done when the unit has sent its requests; with
+ *   sm.store_ack each request is also counted pending for its warp slot
+ *   until the L2's acknowledgement arrives (memsys_stores_pending; the SM
+ *   learns of the last one through memsys_pop_acked).
  *   Counting identity: l1d_accesses = l1d_hits + l1d_misses +
  *   l1d_hit_reserved (failed attempts are not accesses; they are counted in
  *   l1d_reservation_fails).  l1d_hits = intra-warp + inter-warp hits.
@@ -497,6 +501,17 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
     return 1;
 }
 
+/* The request of a store access; with sm.store_ack the L2 acknowledges it to
+ * the warp, which counts it pending until then. */
+static uint32_t store_req(struct mem_system *ms, struct sm_mem *sm, const struct ldst_acc *a)
+{
+    int ack = ms->cfg.store_ack != 0;
+    if (ack)
+        sm->acks_pending[sm->cur.slot]++;
+    return memsys_new_req(ms, &sm->cur, a->addr, a->bytes, MEM_REQ_WRITE,
+                          ack ? MEM_DEST_ACK : MEM_DEST_NONE, 0);
+}
+
 /* Global/local store through the L1D.  Returns 0 on a reservation failure. */
 static int l1d_store(struct mem_system *ms, struct sm_mem *sm, const struct ldst_acc *a,
                      uint64_t now)
@@ -516,8 +531,7 @@ static int l1d_store(struct mem_system *ms, struct sm_mem *sm, const struct ldst
     if (!local)
         emit(sm, SCHED_EV_STORE, (int32_t)mi->slot, mi->pc, mi->cta, mi->age, line, now);
     if (!ms->cfg.l1d_enabled && !local) {
-        ring_push(&sm->missq, memsys_new_req(ms, mi, a->addr, a->bytes, MEM_REQ_WRITE,
-                                             MEM_DEST_NONE, 0));
+        ring_push(&sm->missq, store_req(ms, sm, a));
         return 1;
     }
     struct cache_access ca = {.line_addr = line, .pc = mi->pc, .sm = mi->sm,
@@ -547,8 +561,7 @@ static int l1d_store(struct mem_system *ms, struct sm_mem *sm, const struct ldst
     }
     emit_access(ms, sm, line, r == CACHE_HIT, 1, own, r == CACHE_HIT_RESERVED, now);
     if (need_req)
-        ring_push(&sm->missq, memsys_new_req(ms, mi, a->addr, a->bytes, MEM_REQ_WRITE,
-                                             MEM_DEST_NONE, 0));
+        ring_push(&sm->missq, store_req(ms, sm, a));
     return 1;
 }
 
@@ -639,6 +652,14 @@ static int sm_reply(struct mem_system *ms, struct sm_mem *sm, uint32_t q, uint64
 {
     struct mem_req *r = &ms->pool.r[q];
     sm->retry = RETRY_NONE; /* a fill or an MSHR release may change the access */
+    if (r->dest == MEM_DEST_ACK) {
+        if (ring_full(&sm->acked))
+            return 0;
+        ws_assert(r->slot >= 0 && sm->acks_pending[r->slot] > 0);
+        if (--sm->acks_pending[r->slot] == 0)
+            ring_push(&sm->acked, (uint32_t)r->slot);
+        return 1;
+    }
     if (r->dest == MEM_DEST_INST) {
         inst_l2_reply(sm, r->inst, r, now);
         inst_data(ms, sm, r->inst, now);
@@ -695,6 +716,20 @@ int memsys_pop_done(struct mem_system *ms, uint32_t sm, uint32_t *token)
         return 0;
     *token = ring_pop(d);
     return 1;
+}
+
+int memsys_pop_acked(struct mem_system *ms, uint32_t sm, uint32_t *slot)
+{
+    struct idx_ring *d = &ms->sm[sm].acked;
+    if (ring_empty(d))
+        return 0;
+    *slot = ring_pop(d);
+    return 1;
+}
+
+int memsys_stores_pending(const struct mem_system *ms, uint32_t sm, uint32_t slot)
+{
+    return ms->sm[sm].acks_pending[slot] != 0;
 }
 
 /* ---------------------------------------------------------- instructions */

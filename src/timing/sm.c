@@ -413,7 +413,8 @@ void sm_warp_refresh(struct sm *sm, uint32_t slot)
     U->has_inst |= bit;
     if (w->at_bar)
         return;
-    if (ic == ICLASS_MEMBAR && w->pend_stores > 0)
+    if (ic == ICLASS_MEMBAR &&
+        (w->pend_stores > 0 || memsys_stores_pending(sm->ms, sm->id, slot)))
         return;
     /* a large warp checks its rows' scoreboards itself */
     if (w->lw ? !issue_lwm_ready(sm, slot, sm->now)
@@ -448,7 +449,8 @@ static void cta_complete(struct sm *sm, uint32_t cs, uint64_t now)
 void sm_warp_try_free(struct sm *sm, uint32_t slot, uint64_t now)
 {
     struct sm_warp *w = &sm->warps[slot];
-    if (!w->valid || !w->done || w->pend_wb || w->pend_mem)
+    if (!w->valid || !w->done || w->pend_wb || w->pend_mem ||
+        memsys_stores_pending(sm->ms, sm->id, slot))
         return;
     struct sm_cta *c = &sm->ctas[w->cta_slot];
     w->valid = 0;
@@ -602,6 +604,12 @@ static void mem_completions(struct sm *sm, uint64_t now)
         t->used = 0;
         t->next_free = sm->tok_free;
         sm->tok_free = token;
+        sm_warp_try_free(sm, slot, now);
+        sm->progressed = 1;
+    }
+    uint32_t slot;
+    while (memsys_pop_acked(sm->ms, sm->id, &slot)) {
+        mark_dirty(sm, s_of(sm, &sm->warps[slot]));
         sm_warp_try_free(sm, slot, now);
         sm->progressed = 1;
     }

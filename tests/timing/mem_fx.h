@@ -82,6 +82,7 @@ struct fx {
     uint64_t now;
     uint32_t next_token;
     int skip; /* jump idle cycles with memsys_next_event */
+    uint32_t acked; /* warp slots whose stores were all acknowledged (sm.store_ack) */
 };
 
 static inline void fx_open(struct fx *f)
@@ -94,6 +95,7 @@ static inline void fx_open(struct fx *f)
         fail_msg("memsys_new: %s", e.msg);
     f->now = 0;
     f->next_token = 1;
+    f->acked = 0;
 }
 
 static inline void fx_close(struct fx *f)
@@ -126,17 +128,20 @@ static inline struct mem_inst load_inst(uint32_t sm, uint32_t slot, uint64_t str
     return mi;
 }
 
-/* One cycle as the engine runs it: the SM pops completions (and may issue),
- * then the memory system advances. */
+/* One cycle as the engine runs it: the SM pops completions and store
+ * acknowledgements (and may issue), then the memory system advances. */
 static inline uint32_t fx_step(struct fx *f, uint32_t sm, uint32_t want, int *got)
 {
     uint32_t tok, n = 0;
-    for (uint32_t s = 0; s < f->cfg.n_sms; s++)
+    for (uint32_t s = 0; s < f->cfg.n_sms; s++) {
         while (memsys_pop_done(f->ms, s, &tok)) {
             n++;
             if (s == sm && tok == want)
                 *got = 1;
         }
+        while (memsys_pop_acked(f->ms, s, &tok))
+            f->acked++;
+    }
     memsys_cycle(f->ms, f->now);
     uint64_t next = f->now + 1;
     if (f->skip) {

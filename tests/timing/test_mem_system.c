@@ -599,11 +599,14 @@ static uint64_t skip_run(int skip, int cramped, char **json)
     uint32_t done = 0;
     while (done < N) {
         uint32_t tok;
-        for (uint32_t s = 0; s < 2; s++)
+        for (uint32_t s = 0; s < 2; s++) {
             while (memsys_pop_done(f.ms, s, &tok)) {
                 hash = hash * 1000003u + tok * 7919u + f.now;
                 done++;
             }
+            while (memsys_pop_acked(f.ms, s, &tok))
+                hash = hash * 1000003u + tok * 104729u + f.now;
+        }
         for (uint32_t s = 0; s < 2; s++) {
             while (next_i[s] < N && mi[next_i[s]].sm != s)
                 next_i[s]++;
