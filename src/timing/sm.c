@@ -361,8 +361,8 @@ static inline void mark_dirty(struct sm *sm, uint32_t slot)
     sm->dirty[slot / 64] |= 1ull << (slot % 64);
 }
 
-/* The host memory the next functional step of (non-large) warp w at pc
- * reads first: its functional state, the top of its SIMT stack and the
+/* The host memory the next functional step of (non-large) warp w reads
+ * first (r: the registers of its next instruction): its functional state, the top of its SIMT stack and the
  * registers the instruction reads and writes (32 lanes of 8 bytes, four
  * cache lines each).  Fetched when the warp becomes ready, so that the
  * step that issues it does not wait on them: hundreds of warps' register
