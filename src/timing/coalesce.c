@@ -10,11 +10,21 @@ uint32_t coalesce_segment(uint32_t size, int sectored)
     return 128;
 }
 
-/* Mark bytes [lo, hi) of a segment's 128-bit byte map. */
+/* Bits [lo, hi) of a 64-bit word, 0 <= lo <= hi <= 64. */
+static uint64_t bit_range(uint32_t lo, uint32_t hi)
+{
+    uint64_t below_hi = hi >= 64 ? ~0ull : (1ull << hi) - 1;
+    return below_hi & ~((1ull << lo) - 1);
+}
+
+/* Mark bytes [lo, hi) of a segment's 128-bit byte map, lo < hi <= 128: one
+ * mask per word (a lane's bytes are marked on every memory instruction). */
 static void coal_mark(uint64_t bm[2], uint32_t lo, uint32_t hi)
 {
-    for (uint32_t b = lo; b < hi; b++)
-        bm[b >> 6] |= 1ull << (b & 63);
+    if (lo < 64)
+        bm[0] |= bit_range(lo, hi < 64 ? hi : 64);
+    if (hi > 64)
+        bm[1] |= bit_range(lo > 64 ? lo - 64 : 0, hi - 64);
 }
 
 static int coal_touched(const uint64_t bm[2], uint32_t lo, uint32_t hi)

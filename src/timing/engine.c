@@ -693,15 +693,23 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
         if (progress) {
             last_progress = t->now;
         } else {
-            /* skip to the next cycle where anything can happen */
-            uint64_t next = memsys_next_event(t->ms, t->now);
+            /* skip to the next cycle where anything can happen.  The search
+             * stops at the first unit with something to do at t->now: then
+             * nothing is skipped whatever the other units say, and the
+             * deadlock test below needs no event anywhere. */
+            uint64_t next = UINT64_MAX;
             int idle = 1;
-            for (uint32_t i = 0; i < t->nsms && idle; i++) {
+            for (uint32_t i = 0; i < t->nsms && idle && next > t->now; i++) {
                 int sidle;
                 uint64_t n = sm_next_event(&t->sms[i], now, &sidle);
                 idle &= sidle;
                 if (n < next)
                     next = n;
+            }
+            if (idle && next > t->now) {
+                uint64_t m = memsys_next_event(t->ms, t->now);
+                if (m < next)
+                    next = m;
             }
             if (next == UINT64_MAX && !memsys_busy(t->ms)) {
                 rc = deadlock(t, &L, t->now - last_progress, e);

@@ -361,6 +361,26 @@ static inline void mark_dirty(struct sm *sm, uint32_t slot)
     sm->dirty[slot / 64] |= 1ull << (slot % 64);
 }
 
+/* The host memory the next functional step of (non-large) warp w reads
+ * first (r: the registers of its next instruction): its functional state, the top of its SIMT stack and the
+ * registers the instruction reads and writes (32 lanes of 8 bytes, four
+ * cache lines each).  Fetched when the warp becomes ready, so that the
+ * step that issues it does not wait on them: hundreds of warps' register
+ * files do not fit the host's caches. */
+static void prefetch_step(const struct sm_warp *w, const struct sb_inst_regs *r)
+{
+    __builtin_prefetch(w->fw);
+    if (w->fpc == PC_EXIT || !w->fregs)
+        return;
+    __builtin_prefetch(w->ftop);
+    for (unsigned k = 0; k < r->nread; k++)
+        for (unsigned q = 0; q < FUNC_WARP_SIZE; q += 8)
+            __builtin_prefetch(w->fregs + (size_t)r->read[k] * FUNC_WARP_SIZE + q, 0);
+    for (unsigned k = 0; k < r->nwrite; k++)
+        for (unsigned q = 0; q < FUNC_WARP_SIZE; q += 8)
+            __builtin_prefetch(w->fregs + (size_t)r->write[k] * FUNC_WARP_SIZE + q, 1);
+}
+
 /* Recompute the ready bits of one slot from its state. */
 void sm_warp_refresh(struct sm *sm, uint32_t slot)
 {
@@ -425,6 +445,8 @@ void sm_warp_refresh(struct sm *sm, uint32_t slot)
     if (!w->lw && sm->cfg->barrel && (w->pend_wb || w->pend_mem > w->pend_stores))
         return;
     U->can_issue |= bit;
+    if (!w->lw)
+        prefetch_step(w, &L->regs[pc]);
 }
 
 static void cta_complete(struct sm *sm, uint32_t cs, uint64_t now)

@@ -106,6 +106,9 @@ struct sm_warp {
     uint32_t fpc, fact;    /* the functional warp's next PC (PC_EXIT when finished) and
                               active lanes, copied by sm_warp_sync after every step so
                               that the ready-bit refresh reads no functional state */
+    const struct simt_entry *ftop; /* by sm_warp_sync too: the top of the functional */
+    const uint64_t *fregs;         /* warp's SIMT stack and its registers, prefetched */
+                                   /* when the warp becomes ready (sm_warp_refresh) */
 };
 
 struct sm_cta {
@@ -286,6 +289,8 @@ static inline void sm_warp_sync(struct sm_warp *w)
     const struct simt_entry *top = &fw->stack[fw->depth - 1];
     w->fpc = top->pc;
     w->fact = ws_popc32(top->mask);
+    w->ftop = top;
+    w->fregs = fw->cur_regs;
 }
 static inline uint32_t sm_warp_next_pc(const struct sm_warp *w, uint32_t *active)
 {
