@@ -362,11 +362,11 @@ static inline void mark_dirty(struct sm *sm, uint32_t slot)
 }
 
 /* The host memory the next functional step of (non-large) warp w reads
- * first (r: the registers of its next instruction): its functional state, the top of its SIMT stack and the
- * registers the instruction reads and writes (32 lanes of 8 bytes, four
- * cache lines each).  Fetched when the warp becomes ready, so that the
- * step that issues it does not wait on them: hundreds of warps' register
- * files do not fit the host's caches. */
+ * first, r being the registers of its next instruction: its functional
+ * state, the top of its SIMT stack and the registers the instruction reads
+ * and writes (32 lanes of 8 bytes, four cache lines each).  Fetched when the
+ * warp becomes ready, so that the step that issues it does not wait on them:
+ * hundreds of warps' register files do not fit the host's caches. */
 static void prefetch_step(const struct sm_warp *w, const struct sb_inst_regs *r)
 {
     __builtin_prefetch(w->fw);
