@@ -227,7 +227,7 @@ static const struct cfg_key cfg_keys[] = {
     K_U32("icnt.latency", icnt_latency, "8", 0, LAT_MAX, "crossbar latency in icnt cycles, each way"),
     K_U32("icnt.flit", icnt_flit_bytes, "32", 1, 4096, "bytes a crossbar port moves per icnt cycle"),
     K_U32("icnt.queue", icnt_queue, "16", 1, 4096, "packets buffered per crossbar port"),
-    K_U32("icnt.ctrl_bytes", icnt_ctrl_bytes, "0", 0, 4096,
+    K_U32("icnt.ctrl_bytes", icnt_ctrl_bytes, "8", 0, 4096,
           "control bytes a packet that carries data (a write, a read reply) adds to it "
           "(GPGPU-Sim 3.x: 8, its READ_PACKET_SIZE / WRITE_PACKET_SIZE: a 128-byte reply is "
           "136 bytes, 5 flits of 32); a read request is 8 bytes either way"),
@@ -242,7 +242,7 @@ static const struct cfg_key cfg_keys[] = {
     K_U32("l2.banks", l2_banks, "1", 1, 256, "banks per L2 slice"),
     K_U32("l2.ports", l2_ports, "1", 1, 64, "accesses one L2 bank serves per L2 cycle"),
     K_U32("l2.bank_queue", l2_bank_queue, "8", 1, 4096, "request queue entries per L2 bank"),
-    K_U32("l2.reply_queue", l2_reply_queue, "0", 0, 4096,
+    K_U32("l2.reply_queue", l2_reply_queue, "8", 0, 4096,
           "0: an L2 slice's reply queue to the interconnect is unbounded; else it holds this "
           "many replies, and while it is full no request is looked up (GPGPU-Sim 3.x: the "
           "L2-to-icnt queue, the last field of -gpgpu_dram_partition_queues, default 8; "

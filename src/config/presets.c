@@ -126,8 +126,6 @@ static const char *const preset_medic[] = {
     /* a bypassed read skips the arbiter and the lookup, not the ROP delay,
      * which GPGPU-Sim 3.2.1 applies on entry to the partition */
     "l2.bypass_rop=120",
-    "l2.reply_queue=8", /* 3.2.1's -gpgpu_dram_partition_queues 8:8:8:8 */
-    "icnt.ctrl_bytes=8", /* 3.2.1: a reply is its data + 8 control bytes */
     "l2.port_bytes=0", /* 3.2.1 has no L2 data port (added in 3.2.2) */
     "dram.banks=8", "dram.burst=8", "dram.sched=frfcfs",
     /* GDDR5 at 1674 MHz, 2 beats per command clock (CHOICE), timings in those cycles */

@@ -53,6 +53,9 @@ static inline void tiny_config(struct gpu_config *c)
     c->l2_bank_queue = 8;
     c->l2_rop_latency = 0; /* the L2 pipeline is the hit latency here */
     c->l2_port_bytes = 0;  /* no data-port occupancy (test_mem_fidelity sets widths) */
+    /* an unbounded reply queue and data-only packets (the tests of those set them) */
+    c->l2_reply_queue = 0;
+    c->icnt_ctrl_bytes = 0;
     c->dram_banks = 4;
     c->dram_row_bytes = 2048;
     c->dram_bus_bytes = 8;

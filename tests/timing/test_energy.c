@@ -182,9 +182,10 @@ static void test_vadd_events(void **state)
     assert_near(stat_d(gpu, "l2_write_hits"), 0);
     assert_near(stat_d(gpu, "dram_read_bursts"), 9 * 2); /* 128-byte lines, 64-byte bursts */
     assert_near(stat_d(gpu, "dram_write_bursts"), 0);    /* the dirty lines stay in the L2 */
-    /* 32-byte flits: 9 read requests of 1, 4 stores of 4; replies: 8 lines of 4,
-     * the 64-byte constant line in 2, 4 acknowledgements of 1 */
-    assert_near(stat_d(gpu, "icnt_flits"), 9 + 16 + 32 + 2 + 4);
+    /* 32-byte flits, 8 control bytes: 9 read requests of 1, 4 stores of 5;
+     * replies: 8 lines of 5, the 64-byte constant line in 3, 4
+     * acknowledgements of 1 */
+    assert_near(stat_d(gpu, "icnt_flits"), 9 + 20 + 40 + 3 + 4);
 
     double cyc = stat_d(gpu, "gpu_sim_cycle"), busy = stat_d(gpu, "sm_busy_cycles");
     assert_true(busy > 0 && busy <= cyc);
@@ -192,7 +193,7 @@ static void test_vadd_events(void **state)
     /* the energies, GPUWattch GTX480 (nJ; 700 MHz core: 1/0.7 nJ per W-cycle) */
     assert_near(stat_d(gpu, "energy_l1d_nj"), 8 * 2.225 + 4 * 2.604);
     assert_near(stat_d(gpu, "energy_l2_nj"), 9 * 0.1020 + 4 * 15.02);
-    assert_near(stat_d(gpu, "energy_icnt_nj"), 63 * 1.939);
+    assert_near(stat_d(gpu, "energy_icnt_nj"), 76 * 1.939);
     assert_near(stat_d(gpu, "energy_dram_nj"),
                 18 * 26.95 + 4.232 * stat_d(gpu, "dram_precharges"));
     assert_near(stat_d(gpu, "energy_regfile_nj"),
