@@ -33,6 +33,8 @@ static int power_is_control(enum ptx_op op)
 static enum power_op power_op_of(const struct ptx_inst *in, int is_compute)
 {
     enum ptx_op op = (enum ptx_op)in->op;
+    if (op == PTX_OP_TEX || op == PTX_OP_TLD4)
+        return POWER_OP_TEX;
     if (power_is_control(op))
         return POWER_OP_NONE;
     uint8_t t = power_type(in);

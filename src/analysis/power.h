@@ -21,12 +21,14 @@
 #include "ptx/ir.h"
 
 /* GPGPU-Sim's sp_op of an instruction (cuda-sim.cc
- * set_mul_div_or_other_archop); POWER_OP_NONE charges no unit. */
+ * set_mul_div_or_other_archop), or a texture fetch (its mem_op TEX);
+ * POWER_OP_NONE charges no unit. */
 enum power_op {
     POWER_OP_NONE = 0,
     POWER_OP_IALU, POWER_OP_IMUL, POWER_OP_IMUL24, POWER_OP_IMUL32, POWER_OP_IDIV,
     POWER_OP_FPALU, POWER_OP_FPMUL, POWER_OP_FPDIV,
     POWER_OP_SQRT, POWER_OP_LG, POWER_OP_SIN, POWER_OP_EXP,
+    POWER_OP_TEX, /* a texture fetch: its active lanes count as FPU accesses */
     POWER_OP_COUNT
 };
 
@@ -47,32 +49,43 @@ struct power_facts power_facts_of(const struct ptx_module *m, const struct ptx_i
                                   int is_compute);
 
 /* Per operation: the unit it is charged to (power_stat.h: SP_ACC the integer
- * ALU; FPU_ACC fp, fpmul, fpdiv, imul24, imul; SFU_ACC imul32, idiv and the
- * transcendentals), its latency weight x 10 (shader.cc incexecstat: ialu 32,
- * imul 7.2, imul24 4.2, imul32 4, idiv 40, fp 1, fpmul 1.8, fpdiv 48,
- * sqrt 25, lg 35, sin 12, exp 35) and whether its inactive lanes are charged
- * as on the SFU (shader.h inactive_lanes_accesses_sfu / _nonsfu). */
+ * ALU; FPU_ACC fp, fpmul, fpdiv, imul24, imul and a texture fetch's lanes;
+ * SFU_ACC imul32, idiv and the transcendentals), its latency weight x 10
+ * (shader.cc incexecstat: ialu 32, imul 7.2, imul24 4.2, imul32 4, idiv 40,
+ * fp 1, fpmul 1.8, fpdiv 48, sqrt 25, lg 35, sin 12, exp 35; tex 1) and how
+ * its inactive lanes are charged (shader.h inactive_lanes_accesses_nonsfu,
+ * _sfu; inctex_stat charges none). */
+enum power_idle { POWER_IDLE_NONE, POWER_IDLE_NONSFU, POWER_IDLE_SFU };
 static const struct {
     uint8_t unit; /* enum power_unit */
-    uint8_t sfu_form;
+    uint8_t idle; /* enum power_idle */
     uint16_t w10;
 } power_op_weight[POWER_OP_COUNT] = {
-    [POWER_OP_IALU] = {POWER_UNIT_SP, 0, 320},   [POWER_OP_IMUL] = {POWER_UNIT_FPU, 0, 72},
-    [POWER_OP_IMUL24] = {POWER_UNIT_FPU, 0, 42}, [POWER_OP_IMUL32] = {POWER_UNIT_SFU, 1, 40},
-    [POWER_OP_IDIV] = {POWER_UNIT_SFU, 1, 400},  [POWER_OP_FPALU] = {POWER_UNIT_FPU, 0, 10},
-    [POWER_OP_FPMUL] = {POWER_UNIT_FPU, 0, 18},  [POWER_OP_FPDIV] = {POWER_UNIT_FPU, 1, 480},
-    [POWER_OP_SQRT] = {POWER_UNIT_SFU, 1, 250},  [POWER_OP_LG] = {POWER_UNIT_SFU, 1, 350},
-    [POWER_OP_SIN] = {POWER_UNIT_SFU, 1, 120},   [POWER_OP_EXP] = {POWER_UNIT_SFU, 1, 350},
+    [POWER_OP_IALU] = {POWER_UNIT_SP, POWER_IDLE_NONSFU, 320},
+    [POWER_OP_IMUL] = {POWER_UNIT_FPU, POWER_IDLE_NONSFU, 72},
+    [POWER_OP_IMUL24] = {POWER_UNIT_FPU, POWER_IDLE_NONSFU, 42},
+    [POWER_OP_IMUL32] = {POWER_UNIT_SFU, POWER_IDLE_SFU, 40},
+    [POWER_OP_IDIV] = {POWER_UNIT_SFU, POWER_IDLE_SFU, 400},
+    [POWER_OP_FPALU] = {POWER_UNIT_FPU, POWER_IDLE_NONSFU, 10},
+    [POWER_OP_FPMUL] = {POWER_UNIT_FPU, POWER_IDLE_NONSFU, 18},
+    [POWER_OP_FPDIV] = {POWER_UNIT_FPU, POWER_IDLE_SFU, 480},
+    [POWER_OP_SQRT] = {POWER_UNIT_SFU, POWER_IDLE_SFU, 250},
+    [POWER_OP_LG] = {POWER_UNIT_SFU, POWER_IDLE_SFU, 350},
+    [POWER_OP_SIN] = {POWER_UNIT_SFU, POWER_IDLE_SFU, 120},
+    [POWER_OP_EXP] = {POWER_UNIT_SFU, POWER_IDLE_SFU, 350},
+    [POWER_OP_TEX] = {POWER_UNIT_FPU, POWER_IDLE_NONE, 10},
 };
 
-/* Unit accesses x 10 for one warp instruction of `op` with `active` SIMT-active
- * lanes (1..32): active x weight plus the inactive lanes' share, truncated to
- * whole accesses as GPGPU-Sim does (shader.h inc*_stat). */
-static inline uint32_t power_op_accesses_x10(enum power_op op, uint32_t active)
+/* Unit accesses for one warp instruction of `op` with `active` SIMT-active
+ * lanes (1..32): active x weight plus the inactive lanes' share, each part
+ * truncated to whole accesses as GPGPU-Sim's unsigned counters do (shader.h
+ * inc*_stat). */
+static inline uint32_t power_op_accesses(enum power_op op, uint32_t active)
 {
-    uint32_t w10 = power_op_weight[op].w10, idle = 32 - active;
-    uint32_t k = (idle >> 1) + (power_op_weight[op].sfu_form ? 2 * (idle >> 3) : 0);
-    return active * w10 + 10 * (k * w10 / 10);
+    uint32_t w10 = power_op_weight[op].w10, idle = 32 - active, k = 0;
+    if (power_op_weight[op].idle != POWER_IDLE_NONE)
+        k = (idle >> 1) + (power_op_weight[op].idle == POWER_IDLE_SFU ? 2 * (idle >> 3) : 0);
+    return active * w10 / 10 + k * w10 / 10;
 }
 
 #endif

@@ -185,13 +185,14 @@ static void register_func_stats(struct stats *s, const struct func_stats *f)
                   "(immediates, addresses, special registers, symbols)",
                   &f->non_rf_operands, 1, 0);
     static const char *const unit_acc[POWER_UNIT_COUNT][2] = {
-        {"sp_acc_x10", "integer-ALU accesses x 10 as GPGPU-Sim counts them for GPUWattch's "
-                       "SP_ACC (every lane x latency weight, inactive lanes in part)"},
-        {"fpu_acc_x10", "FPU accesses x 10 (GPUWattch FPU_ACC: fp, fp mul/div, int mul/mul24)"},
-        {"sfu_acc_x10", "SFU accesses x 10 (GPUWattch SFU_ACC: int mul32/div, transcendentals)"},
+        {"sp_acc", "integer-ALU accesses as GPGPU-Sim counts them for GPUWattch's SP_ACC "
+                   "(every lane x latency weight, inactive lanes in part)"},
+        {"fpu_acc", "FPU accesses (GPUWattch FPU_ACC: fp, fp mul/div, int mul/mul24, texture "
+                    "fetch lanes)"},
+        {"sfu_acc", "SFU accesses (GPUWattch SFU_ACC: int mul32/div, transcendentals)"},
     };
     for (int u = 0; u < POWER_UNIT_COUNT; u++)
-        stats_counter(s, unit_acc[u][0], unit_acc[u][1], &f->unit_acc_x10[u], 1, 0);
+        stats_counter(s, unit_acc[u][0], unit_acc[u][1], &f->unit_acc[u], 1, 0);
     stats_counter(s, "racecheck_hazards",
                   "thread accesses to shared memory in a hazard with another warp's access "
                   "since the last barrier (option racecheck)",

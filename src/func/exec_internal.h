@@ -57,8 +57,8 @@ static inline void func_count_insn(struct func_stats *st, const struct pc_info *
     st->rf_writes += pi->power.rf_writes;
     st->non_rf_operands += pi->power.non_rf;
     if (pi->power.op != POWER_OP_NONE)
-        st->unit_acc_x10[power_op_weight[pi->power.op].unit] +=
-            power_op_accesses_x10((enum power_op)pi->power.op, a);
+        st->unit_acc[power_op_weight[pi->power.op].unit] +=
+            power_op_accesses((enum power_op)pi->power.op, a);
 }
 
 static inline uint64_t width_mask(unsigned bytes)

@@ -50,7 +50,7 @@ struct func_stats {
     uint64_t oob_reads_zeroed;  /* thread reads oob_read_zero answered with 0 */
     /* events of the energy model (analysis/power.h), per warp instruction */
     uint64_t rf_reads, rf_writes, non_rf_operands; /* warp operands */
-    uint64_t unit_acc_x10[POWER_UNIT_COUNT];      /* GPUWattch SP/FPU/SFU_ACC x 10 */
+    uint64_t unit_acc[POWER_UNIT_COUNT];          /* GPUWattch SP/FPU/SFU_ACC */
 };
 
 struct func_kernel;

@@ -54,7 +54,7 @@ void func_sink_flush(struct func_sink *s, struct func_stats *st)
     st->rf_writes += s->st.rf_writes;
     st->non_rf_operands += s->st.non_rf_operands;
     for (unsigned u = 0; u < POWER_UNIT_COUNT; u++)
-        st->unit_acc_x10[u] += s->st.unit_acc_x10[u];
+        st->unit_acc[u] += s->st.unit_acc[u];
     memset(&s->st, 0, sizeof s->st);
 }
 

@@ -74,8 +74,8 @@ void energy_register(struct stats *s, const struct gpu_config *cfg)
     const char *rf[] = {"rf_reads", "rf_writes", "non_rf_operands"};
     const double rf_w[] = {32 * E->rf_read, 32 * E->rf_write, 32 * E->non_rf};
     SUM("energy_regfile_nj", "register-file and operand energy (nJ)", rf, rf_w);
-    const char *fu[] = {"sp_acc_x10", "fpu_acc_x10", "sfu_acc_x10"};
-    const double fu_w[] = {E->sp / 10, E->fpu / 10, E->sfu / 10};
+    const char *fu[] = {"sp_acc", "fpu_acc", "sfu_acc"};
+    const double fu_w[] = {E->sp, E->fpu, E->sfu};
     SUM("energy_units_nj", "execution-unit energy: integer ALU, FPU, SFU (nJ)", fu, fu_w);
     const char *pipe[] = {"simt_active_lanes"};
     const double pipe_w[] = {E->pipeline_w * nj_per_w_cycle /

@@ -13,7 +13,10 @@
  * (analysis/power.h).  What GPUWattch adds beyond this, and this leaves out:
  * McPAT's leakage (GPGPU-Sim does not report it either), the 0.8 cap on the
  * pipeline duty per 500-cycle sample, the active-lane terms (0 in the GTX480
- * model), activations (GPUWattch charges precharges only).
+ * model), activations (GPUWattch charges precharges only), instruction-cache
+ * misses at the L2 (timed here without a request).  Under sampling the
+ * instruction-side counts cover the whole program, the rest only the detailed
+ * part: a sampled run's energies are not comparable with a full run's.
  *
  * Statistics (nJ): energy_inst, _l1i, _l1d, _tex, _l1c, _smem, _regfile,
  * _units, _pipeline, _l2, _icnt, _dram (dynamic), _idle_sm and _constant,

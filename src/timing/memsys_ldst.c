@@ -651,7 +651,6 @@ static void inst_l2_reply(struct sm_mem *sm, uint32_t idx, const struct mem_req 
 static int sm_reply(struct mem_system *ms, struct sm_mem *sm, uint32_t q, uint64_t now)
 {
     struct mem_req *r = &ms->pool.r[q];
-    sm->retry = RETRY_NONE; /* a fill or an MSHR release may change the access */
     if (r->dest == MEM_DEST_ACK) {
         if (ring_full(&sm->acked))
             return 0;
@@ -660,6 +659,7 @@ static int sm_reply(struct mem_system *ms, struct sm_mem *sm, uint32_t q, uint64
             ring_push(&sm->acked, (uint32_t)r->slot);
         return 1;
     }
+    sm->retry = RETRY_NONE; /* a fill or an MSHR release may change the access */
     if (r->dest == MEM_DEST_INST) {
         inst_l2_reply(sm, r->inst, r, now);
         inst_data(ms, sm, r->inst, now);

@@ -462,8 +462,8 @@ static void cta_complete(struct sm *sm, uint32_t cs, uint64_t now)
     sm->used_threads -= c->threads;
     sm->used_regs -= c->regs;
     sm->used_shared -= c->shared;
-    if (--sm->used_ctas == 0)
-        sm->c.busy_cycles += now - sm->busy_since;
+    if (--sm->used_ctas == 0) /* busy through this cycle */
+        sm->c.busy_cycles += now + 1 - sm->busy_since;
     c->used = 0;
 }
 

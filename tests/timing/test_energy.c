@@ -91,21 +91,24 @@ static void test_power_facts(void **state)
 }
 
 /* GPGPU-Sim charges every lane: active x weight, plus the inactive lanes'
- * share ((32 - a) >> 1, and 2 x ((32 - a) >> 3) more on the SFU), truncated. */
+ * share ((32 - a) >> 1, and 2 x ((32 - a) >> 3) more on the SFU), each part
+ * truncated to whole accesses; a texture fetch charges its active lanes. */
 static void test_unit_accesses(void **state)
 {
     (void)state;
-    assert_int_equal(power_op_accesses_x10(POWER_OP_IALU, 32), 32 * 320);
-    assert_int_equal(power_op_accesses_x10(POWER_OP_IALU, 1), 320 + 15 * 320);
-    assert_int_equal(power_op_accesses_x10(POWER_OP_FPALU, 32), 320);
-    /* imul 7.2 at 22 lanes: 158.4 + 5 x 7.2 = 36 */
-    assert_int_equal(power_op_accesses_x10(POWER_OP_IMUL, 22), 22 * 72 + 360);
-    /* at 26 lanes: 3 x 7.2 = 21.6 truncated to 21 */
-    assert_int_equal(power_op_accesses_x10(POWER_OP_IMUL, 26), 26 * 72 + 210);
+    assert_int_equal(power_op_accesses(POWER_OP_IALU, 32), 32 * 32);
+    assert_int_equal(power_op_accesses(POWER_OP_IALU, 1), 32 + 15 * 32);
+    assert_int_equal(power_op_accesses(POWER_OP_FPALU, 32), 32);
+    /* imul 7.2 at 22 lanes: 158.4 -> 158, plus 5 x 7.2 = 36 */
+    assert_int_equal(power_op_accesses(POWER_OP_IMUL, 22), 158 + 36);
+    /* at 26 lanes: 187.2 -> 187, plus 3 x 7.2 = 21.6 -> 21 */
+    assert_int_equal(power_op_accesses(POWER_OP_IMUL, 26), 187 + 21);
     /* sin (12) at 1 lane: 31 idle -> 15 + 2 x 3 = 21 shares of 12 */
-    assert_int_equal(power_op_accesses_x10(POWER_OP_SIN, 1), 120 + 2520);
+    assert_int_equal(power_op_accesses(POWER_OP_SIN, 1), 12 + 252);
+    assert_int_equal(power_op_accesses(POWER_OP_TEX, 7), 7);
     assert_int_equal(power_op_weight[POWER_OP_FPDIV].unit, POWER_UNIT_FPU);
     assert_int_equal(power_op_weight[POWER_OP_IMUL32].unit, POWER_UNIT_SFU);
+    assert_int_equal(power_op_weight[POWER_OP_TEX].unit, POWER_UNIT_FPU);
 }
 
 static double stat_d(const ws_gpu *gpu, const char *name)
@@ -163,10 +166,10 @@ static void test_vadd_events(void **state)
     assert_near(stat_d(gpu, "rf_reads"), 4 * 13);
     assert_near(stat_d(gpu, "rf_writes"), 4 * 11);
     assert_near(stat_d(gpu, "non_rf_operands"), 4 * 8);
-    /* 4 full-warp ialu (320 x 32), 1 fpalu (10 x 32), 1 imul32 (40 x 32) */
-    assert_near(stat_d(gpu, "sp_acc_x10"), 4 * 4 * 10240);
-    assert_near(stat_d(gpu, "fpu_acc_x10"), 4 * 320);
-    assert_near(stat_d(gpu, "sfu_acc_x10"), 4 * 1280);
+    /* 4 full-warp ialu (32 x 32), 1 fpalu (1 x 32), 1 imul32 (4 x 32) */
+    assert_near(stat_d(gpu, "sp_acc"), 4 * 4 * 1024);
+    assert_near(stat_d(gpu, "fpu_acc"), 4 * 32);
+    assert_near(stat_d(gpu, "sfu_acc"), 4 * 128);
     assert_near(stat_d(gpu, "warp_insn_fp_int"), 4 * 12); /* all but ret */
     /* 128 floats = 4 lines per array: 8 cold read misses, 4 write misses */
     assert_near(stat_d(gpu, "l1d_read_misses"), 8);
@@ -187,9 +190,10 @@ static void test_vadd_events(void **state)
      * acknowledgements of 1 */
     assert_near(stat_d(gpu, "icnt_flits"), 9 + 20 + 40 + 3 + 4);
 
+    /* the one CTA is resident from the first cycle to the last, on one SM */
     double cyc = stat_d(gpu, "gpu_sim_cycle"), busy = stat_d(gpu, "sm_busy_cycles");
-    assert_true(busy > 0 && busy <= cyc);
-    assert_near(stat_d(gpu, "sm_idle_cycles"), 15 * cyc - busy);
+    assert_near(busy, cyc);
+    assert_near(stat_d(gpu, "sm_idle_cycles"), 14 * cyc);
     /* the energies, GPUWattch GTX480 (nJ; 700 MHz core: 1/0.7 nJ per W-cycle) */
     assert_near(stat_d(gpu, "energy_l1d_nj"), 8 * 2.225 + 4 * 2.604);
     assert_near(stat_d(gpu, "energy_l2_nj"), 9 * 0.1020 + 4 * 15.02);
@@ -199,9 +203,9 @@ static void test_vadd_events(void **state)
     assert_near(stat_d(gpu, "energy_regfile_nj"),
                 32 * (52 * 0.007267 + 44 * 0.005986 + 32 * 0.05301));
     assert_near(stat_d(gpu, "energy_units_nj"),
-                (163840 * 0.002695 + 1280 * 0.02958 + 5120 * 0.04835) / 10);
+                16384 * 0.002695 + 128 * 0.02958 + 512 * 0.04835);
     assert_near(stat_d(gpu, "energy_constant_nj"), 11 / 0.7 * cyc);
-    assert_near(stat_d(gpu, "energy_idle_sm_nj"), 1.59 / 0.7 * (15 * cyc - busy));
+    assert_near(stat_d(gpu, "energy_idle_sm_nj"), 1.59 / 0.7 * 14 * cyc);
     assert_near(stat_d(gpu, "energy_pipeline_nj"),
                 25.46 / 0.7 / (32 * 2 * 15) * stat_d(gpu, "simt_active_lanes"));
     double dyn = 0;

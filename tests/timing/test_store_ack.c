@@ -37,12 +37,14 @@ struct run {
     uint64_t cycles, replies, l2_writes;
 };
 
-static struct run run(int fence, const char *ack)
+static struct run run_with(int fence, const char *ack, const char *key, const char *value)
 {
     ws_gpu *gpu;
     assert_int_equal(ws_gpu_new(&gpu), WS_OK);
     assert_int_equal(ws_gpu_set(gpu, "mode", "timing"), WS_OK);
     assert_int_equal(ws_gpu_set(gpu, "sm.store_ack", ack), WS_OK);
+    if (key)
+        assert_int_equal(ws_gpu_set(gpu, key, value), WS_OK);
     ws_module *mod;
     if (ws_module_load_string(gpu, ptx[fence], "st.ptx", &mod) != WS_OK)
         fail_msg("%s", ws_last_error(gpu));
@@ -63,6 +65,11 @@ static struct run run(int fence, const char *ack)
     return r;
 }
 
+static struct run run(int fence, const char *ack)
+{
+    return run_with(fence, ack, NULL, NULL);
+}
+
 /* Without acknowledgements the kernel ends while its stores travel: they are
  * not even looked up in the L2 by then. */
 static void test_no_ack(void **state)
@@ -81,6 +88,14 @@ static void test_ack_at_exit(void **state)
     assert_int_equal(on.l2_writes, 2);
     assert_int_equal(on.replies, off.replies + 2); /* one acknowledgement per store */
     assert_true(on.cycles >= off.cycles + ROUND_TRIP_MIN);
+    /* the other ways a store takes: a sectored L2, and no L2 (DRAM acknowledges) */
+    static const char *const other[][2] = {{"l2.sector_bytes", "32"}, {"l2.enabled", "0"}};
+    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
+        struct run o = run_with(0, "0", other[i][0], other[i][1]);
+        struct run a = run_with(0, "1", other[i][0], other[i][1]);
+        assert_int_equal(a.replies, o.replies + 2);
+        assert_true(a.cycles >= o.cycles + ROUND_TRIP_MIN);
+    }
 }
 
 /* The first fence waits for the first store's acknowledgement before the
