@@ -17,6 +17,7 @@
 
 #include "policy/classify/classify.h"
 #include "policy/registry.h"
+#include "wl_run.h"
 
 struct inst {
     const struct classify_ops *ops;
@@ -211,12 +212,75 @@ static void test_launches_in_order(void **state)
     remove(path);
 }
 
+static int cmp_line(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The lines of a recording, sorted; each must be a whole record. */
+static char **sorted_records(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char **v = NULL, buf[256];
+    size_t cap = 0;
+    *n = 0;
+    while (fgets(buf, sizeof buf, f)) {
+        if (buf[0] == '#')
+            continue;
+        unsigned seq, warp;
+        unsigned long long cta, cyc;
+        char k[128];
+        if (sscanf(buf, "%u %127s %llu %u %llu", &seq, k, &cta, &warp, &cyc) != 5)
+            fail_msg("%s: malformed line '%s'", path, buf);
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 256;
+            v = realloc(v, cap * sizeof *v);
+            assert_non_null(v);
+        }
+        v[(*n)++] = strdup(buf);
+    }
+    fclose(f);
+    qsort(v, *n, sizeof *v, cmp_line);
+    return v;
+}
+
+/* Under the parallel engine the SMs flush their lines from their own host
+ * threads: the file holds the same whole lines as with one thread. */
+static void test_record_parallel(void **state)
+{
+    (void)state;
+    char path[2][128], spec[2][160];
+    size_t n[2];
+    char **lines[2];
+    static const char *const threads[2] = {"1", "3"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path[i], sizeof path[i], "/tmp/ws-caws-oracle-par%d-%ld.txt", i, (long)getpid());
+        snprintf(spec[i], sizeof spec[i], "caws_oracle:record=%s", path[i]);
+        const char *const kv[] = {"sm.classifier", spec[i], "threads", threads[i], NULL};
+        ws_gpu_free(wl_run_small_keys("bfs", "gto", kv));
+    }
+    for (int i = 0; i < 2; i++)
+        lines[i] = sorted_records(path[i], &n[i]);
+    assert_true(n[0] > 100);
+    assert_int_equal(n[0], n[1]);
+    for (size_t k = 0; k < n[0]; k++)
+        assert_string_equal(lines[0][k], lines[1][k]);
+    for (int i = 0; i < 2; i++) {
+        for (size_t k = 0; k < n[i]; k++)
+            free(lines[i][k]);
+        free(lines[i]);
+        remove(path[i]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_record_then_replay_order),
         cmocka_unit_test(test_bad_parameters_and_files),
         cmocka_unit_test(test_launches_in_order),
+        cmocka_unit_test(test_record_parallel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

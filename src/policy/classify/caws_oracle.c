@@ -28,6 +28,7 @@
  * a thousand launches would otherwise read it a thousand times per SM). */
 #include "policy/classify/classify.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -151,10 +152,15 @@ static int orc_init(void *priv, const struct param_set *p, const struct classify
     return WS_OK;
 }
 
+/* The SMs flush from their own host threads under the parallel engine
+ * (--threads): one at a time, or their lines interleave mid-line. */
+static pthread_mutex_t orc_file_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static void orc_flush(struct orc *o)
 {
     if (!o->nbuf)
         return;
+    pthread_mutex_lock(&orc_file_lock);
     FILE *f = fopen(o->path, "a");
     if (f) {
         for (uint32_t i = 0; i < o->nbuf; i++)
@@ -163,6 +169,7 @@ static void orc_flush(struct orc *o)
                     (unsigned long long)o->buf[i].cycles);
         fclose(f);
     }
+    pthread_mutex_unlock(&orc_file_lock);
     o->nbuf = 0;
 }
 
