@@ -22,6 +22,19 @@ void *xcalloc(size_t count, size_t size)
     return p;
 }
 
+void *xcalloc_lines(size_t count, size_t size)
+{
+    size_t n = count * size;
+    if (size && n / size != count)
+        panic("out of host memory (%zu x %zu bytes)", count, size);
+    n = (n + CACHE_LINE - 1) / CACHE_LINE * CACHE_LINE;
+    void *p = aligned_alloc(CACHE_LINE, n ? n : CACHE_LINE);
+    if (!p)
+        panic("out of host memory (%zu x %zu bytes)", count, size);
+    memset(p, 0, n ? n : CACHE_LINE);
+    return p;
+}
+
 void *xrealloc(void *p, size_t n)
 {
     void *q = realloc(p, n ? n : 1);

@@ -8,6 +8,12 @@
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t count, size_t size);
+/* A host cache line: data that different threads write goes in different
+ * lines (_Alignas(CACHE_LINE)), or each write moves the line between cores. */
+#define CACHE_LINE 64
+/* xcalloc, aligned to CACHE_LINE (for types declared with that alignment);
+ * released with free. */
+void *xcalloc_lines(size_t count, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);

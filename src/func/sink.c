@@ -8,6 +8,8 @@
 
 void func_sink_apply(struct func_sink *s)
 {
+    if (!s->nops)
+        return; /* not even a write: the SM's thread owns the line */
     for (size_t i = 0; i < s->nops; i++) {
         const struct func_deferred *d = &s->ops[i];
         uint64_t v = 0, nv;
@@ -36,6 +38,8 @@ void func_sink_apply(struct func_sink *s)
 
 void func_sink_merge(struct func_sink *s, struct func_kernel *k)
 {
+    if (!s->warp_insn && !s->nsteps)
+        return; /* not even a write: the SM's thread owns the line */
     k->warp_insn += s->warp_insn;
     s->warp_insn = 0;
     s->nsteps = 0;

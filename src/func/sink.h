@@ -27,6 +27,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/alloc.h"
+
 #include "func/func.h"
 
 enum func_deferred_kind { FUNC_DEF_LOAD, FUNC_DEF_STORE, FUNC_DEF_ATOM };
@@ -51,9 +53,11 @@ struct func_sink_step {
     uint32_t pc;
 };
 
+/* The SM's thread writes st alone; the engine's serial merge reads and clears
+ * the fields after it every cycle: they live in different cache lines. */
 struct func_sink {
-    struct func_stats st; /* counters of the steps since the last func_sink_flush */
-    uint64_t warp_insn;   /* warp steps since the last func_sink_merge (func_kernel.warp_insn) */
+    _Alignas(CACHE_LINE) struct func_stats st; /* counters of the steps since the last func_sink_flush */
+    _Alignas(CACHE_LINE) uint64_t warp_insn; /* warp steps since the last func_sink_merge (func_kernel.warp_insn) */
     struct func_deferred *ops;
     size_t nops, ops_cap;
     struct func_sink_step *steps; /* the completed steps since then, in order */

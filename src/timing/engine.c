@@ -54,6 +54,15 @@ struct par_tune {
     uint64_t backoff;   /* serial epochs of TUNE_LONG before the next parallel probe */
 };
 
+/* What the parallel phase leaves for the merge, per SM: the deferred
+ * device-memory effects of its cycle, and sm_cycle's result when it failed
+ * (written only then, so the line stays shared between the threads). */
+struct par_sm {
+    struct func_sink sink;
+    int rc;
+    struct err err;
+};
+
 struct timing {
     const struct gpu_config *cfg;
     struct stats *st;
@@ -84,9 +93,7 @@ struct timing {
     struct timing_window win; /* of the last launch */
     /* the parallel engine (docs/parallel.md), built by the first launch that uses it */
     struct par_pool *pool;
-    struct func_sink *sinks; /* [nsms] deferred device-memory effects of each SM's cycle */
-    int *sm_rc;              /* [nsms] sm_cycle's result in the parallel phase */
-    struct err *sm_err;      /* [nsms] its error */
+    struct par_sm *par_sms;  /* [nsms], cache-line aligned */
     uint64_t par_now;        /* the cycle the parallel phase simulates */
     struct func_stats *fstats; /* the running launch's functional counters (flush_sinks) */
     struct phase_census census; /* timeline_phases: warps per phase (phase_census.h) */
@@ -197,7 +204,7 @@ int timing_new(const struct gpu_config *cfg, const struct dev_mem *mem, struct s
         return rc;
     }
     t->nsms = cfg->n_sms ? cfg->n_sms : 1;
-    t->sms = xcalloc(t->nsms, sizeof *t->sms);
+    t->sms = xcalloc_lines(t->nsms, sizeof *t->sms);
     /* every (SM, unit) policy instance in one array, a fixed stride apart */
     struct param_set ps;
     rc = registry_sched(cfg->sched, &t->sched_ops, &ps, e);
@@ -250,12 +257,10 @@ void timing_free(struct timing *t)
             sm_fini(&t->sms[i]);
     free(t->sms);
     par_free(t->pool);
-    if (t->sinks)
+    if (t->par_sms)
         for (uint32_t i = 0; i < t->nsms; i++)
-            func_sink_free(&t->sinks[i]);
-    free(t->sinks);
-    free(t->sm_rc);
-    free(t->sm_err);
+            func_sink_free(&t->par_sms[i].sink);
+    free(t->par_sms);
     phase_census_free(&t->census);
     free(t->privs);
     free(t->cls_privs);
@@ -380,9 +385,9 @@ static int livelock(struct timing *t, const struct timing_launch *L, uint32_t sm
 /* The SMs' functional counters into the launch's (before they are read). */
 static void flush_sinks(struct timing *t, struct func_stats *st)
 {
-    if (t->sinks)
+    if (t->par_sms)
         for (uint32_t i = 0; i < t->nsms; i++)
-            func_sink_flush(&t->sinks[i], st);
+            func_sink_flush(&t->par_sms[i].sink, st);
 }
 
 static void sample_timeline(struct timing *t)
@@ -427,17 +432,30 @@ static int launch_fits(const struct timing *t, const struct func_kernel *k, uint
     return WS_OK;
 }
 
-/* The dispatch points of timing_window, after a cycle's dispatch. */
-static void note_dispatch(struct timing *t, struct timing_point p, int no_room, uint64_t nctas)
+/* gpu_sim_insn so far: `flushed` (the launch's counter) and what the sinks hold. */
+static uint64_t sim_insn(const struct timing *t, uint64_t flushed)
+{
+    if (t->par_sms)
+        for (uint32_t i = 0; i < t->nsms; i++)
+            flushed += t->par_sms[i].sink.st.gpu_sim_insn;
+    return flushed;
+}
+
+/* The dispatch points of timing_window, after a cycle's dispatch of ctas CTAs
+ * so far (`cycle` cycles and *insn - insn0 instructions into the launch).
+ * The instruction count is read only for a point kept: it sums the sinks,
+ * whose counters the SMs' threads write every cycle. */
+static void note_dispatch(struct timing *t, uint64_t cycle, uint64_t ctas, const uint64_t *insn,
+                          uint64_t insn0, int no_room, uint64_t nctas)
 {
     struct timing_point *pts = t->win.pts;
-    if (no_room && !pts[0].ctas)
-        pts[0] = p;
-    if (!pts[0].ctas)
-        return;
-    for (uint32_t j = 1; j <= TIMING_BATCHES; j++)
-        if (!pts[j].ctas && p.ctas >= pts[0].ctas + (nctas - pts[0].ctas) * j / TIMING_BATCHES)
-            pts[j] = p;
+    for (uint32_t j = 0; j <= TIMING_BATCHES; j++) {
+        int take = j == 0 ? no_room && !pts[0].ctas
+                          : pts[0].ctas && !pts[j].ctas &&
+                                ctas >= pts[0].ctas + (nctas - pts[0].ctas) * j / TIMING_BATCHES;
+        if (take)
+            pts[j] = (struct timing_point){cycle, sim_insn(t, *insn) - insn0, ctas};
+    }
 }
 
 void timing_set_cta_limit(struct timing *t, uint64_t limit)
@@ -471,7 +489,7 @@ static void set_sinks(struct timing *t, int on)
 {
     for (uint32_t i = 0; i < t->nsms; i++)
         for (uint32_t c = 0; c < t->sms[i].nctas; c++)
-            t->sms[i].fctas[c].sink = on ? &t->sinks[i] : NULL;
+            t->sms[i].fctas[c].sink = on ? &t->par_sms[i].sink : NULL;
 }
 
 static void par_prepare(struct timing *t, uint32_t n)
@@ -482,11 +500,8 @@ static void par_prepare(struct timing *t, uint32_t n)
     }
     if (!t->pool)
         t->pool = par_new(n);
-    if (!t->sinks) {
-        t->sinks = xcalloc(t->nsms, sizeof *t->sinks);
-        t->sm_rc = xcalloc(t->nsms, sizeof *t->sm_rc);
-        t->sm_err = xcalloc(t->nsms, sizeof *t->sm_err);
-    }
+    if (!t->par_sms)
+        t->par_sms = xcalloc_lines(t->nsms, sizeof *t->par_sms);
 }
 
 static uint64_t mono_ns(void)
@@ -522,20 +537,14 @@ static void tune_next(struct timing *t, struct par_tune *u)
     set_sinks(t, u->on);
 }
 
-/* gpu_sim_insn so far: `flushed` (the launch's counter) and what the sinks hold. */
-static uint64_t sim_insn(const struct timing *t, uint64_t flushed)
-{
-    if (t->sinks)
-        for (uint32_t i = 0; i < t->nsms; i++)
-            flushed += t->sinks[i].st.gpu_sim_insn;
-    return flushed;
-}
-
 /* The parallel phase: one SM's cycle. */
 static void sm_job(void *ctx, uint32_t i)
 {
     struct timing *t = ctx;
-    t->sm_rc[i] = sm_cycle(&t->sms[i], t->par_now, &t->sm_err[i]);
+    struct par_sm *ps = &t->par_sms[i];
+    int rc = sm_cycle(&t->sms[i], t->par_now, &ps->err);
+    if (rc != WS_OK)
+        ps->rc = rc;
 }
 
 /* The warp slot of SM sm that runs functional warp w (a large warp's first row). */
@@ -555,17 +564,20 @@ static int par_merge(struct timing *t, const struct timing_launch *L, struct err
 {
     struct func_kernel *k = L->k;
     for (uint32_t i = 0; i < t->nsms; i++) {
-        struct func_sink *sk = &t->sinks[i];
+        struct par_sm *ps = &t->par_sms[i];
+        struct func_sink *sk = &ps->sink;
         uint64_t lim = L->max_warp_insn, base = k->warp_insn;
         if (lim && base + sk->warp_insn > lim && lim - base < sk->nsteps) {
             const struct func_sink_step *st = &sk->steps[lim - base];
             k->warp_insn = lim + 1;
             return issue_check_limit(&t->sms[i], slot_of(&t->sms[i], st->w), st->pc, e);
         }
-        if (t->sm_rc[i] != WS_OK) {
+        if (ps->rc != WS_OK) {
+            int rc = ps->rc;
+            ps->rc = WS_OK;
             if (e)
-                *e = t->sm_err[i];
-            return t->sm_rc[i];
+                *e = ps->err;
+            return rc;
         }
         func_sink_apply(sk);
         func_sink_merge(sk, k);
@@ -662,8 +674,7 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
                 no_room = 1;
             }
         }
-        note_dispatch(t, (struct timing_point){now - start, sim_insn(t, *insn) - insn0, next_cta},
-                      no_room, nctas);
+        note_dispatch(t, now - start, next_cta, insn, insn0, no_room, nctas);
         int busy = 0;
         int par_cycle = par && (!tune->adaptive || tune->on);
         if (par_cycle) {

@@ -1,16 +1,23 @@
 /* engine_par.c: the worker pool of the parallel engine (engine_par.h).
  *
  * A cycle of the timing model is a few microseconds of work, so hand-offs
- * must be cheap and must not wait for a thread that the host has
- * descheduled (the machine may run more threads than it has cores):
- * - the caller opens a round (a generation counter) and claims jobs like
- *   the workers do, from one atomic counter;
- * - a worker waits for the next round by spinning PAR_SPIN polls, then
- *   sleeping on a futex; a worker that sleeps through a whole round simply
- *   finds no job left;
- * - the caller waits for the round's jobs to be done (a completion counter),
- *   not for the workers to arrive, so a round costs the caller no more than
- *   doing every job itself, plus a job a descheduled worker had claimed. */
+ * must be cheap, an SM's state must stay in one core's caches, and a round
+ * must not wait for a thread that the host has descheduled (the machine may
+ * run more threads than it has cores):
+ * - a round's range of indices is cut into one contiguous chunk per thread;
+ *   thread k (the caller is thread 0) runs chunk k, so with every thread
+ *   running, index i runs on the same thread cycle after cycle and its data
+ *   stays in that core's caches (with an index claimed from a shared
+ *   counter, an SM's warps moved between cores every cycle: a two-thread run
+ *   spent about three times the one-thread time inside sm_cycle);
+ * - a thread that is done with its own chunk runs what is left of the
+ *   others' from their far end, so a sleeping, descheduled or slow thread
+ *   costs the round no more than its part; an index is taken by one
+ *   compare-and-swap on its chunk's own cache line;
+ * - a worker waits for the next round by polling for PAR_SPIN_NS, then
+ *   sleeping on a futex; the caller waits for the indices to be done (a
+ *   completion counter, one addition per thread and round), not for the
+ *   workers to arrive. */
 #include "timing/engine_par.h"
 
 #include <limits.h>
@@ -20,23 +27,45 @@
 #include <stdatomic.h>
 #include <sys/syscall.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/alloc.h"
+#include "base/log.h"
 
-#define PAR_SPIN 1500
+/* How long a thread polls before it sleeps: longer than the serial part of
+ * a cycle (the memory system, dispatch, the merge), which is often tens of
+ * microseconds, so a worker is awake when the next round opens; a futex
+ * wake-up costs the caller a system call and the worker the scheduler's
+ * latency.  A pause is 10-140 ns depending on the processor, so the bound is
+ * time, read every PAR_POLLS polls. */
+#define PAR_SPIN_NS 200000
+#define PAR_POLLS 64
+
+/* A thread's chunk of a round, alone on its cache line: the round (high 32
+ * bits), the end of what is left (16 bits), its first index (low 16 bits). */
+struct par_chunk {
+    _Alignas(CACHE_LINE) _Atomic uint64_t w;
+};
 
 struct par_pool {
     uint32_t n;
     pthread_t *th;
+    struct par_worker *wk;
+    struct par_chunk *chunk; /* [n] */
     par_job_fn fn;
     void *ctx;
-    _Atomic uint64_t work;     /* jobs of the round << 32 | the next job to claim */
-    _Atomic uint32_t done;     /* jobs of the round finished */
-    _Atomic uint32_t round;    /* generation: a new round opened */
-    _Atomic uint32_t sleepers; /* workers asleep on round */
-    _Atomic uint32_t waiting;  /* 1 while the caller sleeps on done */
+    uint32_t jobs;                           /* indices of the round */
+    _Alignas(CACHE_LINE) _Atomic uint32_t round; /* generation: a new round opened */
+    _Atomic uint32_t sleepers;               /* workers asleep on round */
     _Atomic int quit;
+    _Alignas(CACHE_LINE) _Atomic uint32_t done; /* indices of the round finished */
+    _Atomic uint32_t waiting;                /* 1 while the caller sleeps on done */
+};
+
+struct par_worker {
+    struct par_pool *p;
+    uint32_t id;
 };
 
 static void futex_wait(_Atomic uint32_t *addr, uint32_t val)
@@ -56,37 +85,92 @@ static inline void cpu_relax(void)
 #endif
 }
 
-/* Claim and run jobs until none is left. */
-static void run_jobs(struct par_pool *p)
+static uint64_t mono_ns(void)
 {
-    uint64_t x = atomic_load(&p->work);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* One poll of a wait: 1 while it should go on polling, 0 once it has polled
+ * for PAR_SPIN_NS (then sleep).  *polls and *t0 start at 0. */
+static int keep_polling(uint32_t *polls, uint64_t *t0)
+{
+    cpu_relax();
+    if (++*polls % PAR_POLLS)
+        return 1;
+    uint64_t now = mono_ns();
+    if (!*t0)
+        *t0 = now;
+    return now - *t0 < PAR_SPIN_NS;
+}
+
+/* The first and the last index + 1 of thread c's chunk of n. */
+static uint32_t chunk_lo(const struct par_pool *p, uint32_t n, uint32_t c)
+{
+    return (uint32_t)((uint64_t)n * c / p->n);
+}
+
+/* Take an index of chunk c in round r: the front one (its owner) or the
+ * back one (a thread that is done with its own).  The chunk's word holds the
+ * round it was last set for and what is left of it then; the first thread to
+ * touch it in a new round sets it afresh.  A late worker that saw an older
+ * round finds a newer one there and takes nothing. */
+static int take(struct par_pool *p, uint32_t c, uint32_t r, int back, uint32_t *i)
+{
+    _Atomic uint64_t *w = &p->chunk[c].w;
+    uint64_t x = atomic_load_explicit(w, memory_order_relaxed);
     for (;;) {
-        uint32_t i = (uint32_t)x, n = (uint32_t)(x >> 32);
-        if (i >= n)
-            return;
-        /* count and index in one word: a claim can never take a job of a
-         * round that a late worker did not see open */
-        if (!atomic_compare_exchange_weak(&p->work, &x, x + 1))
-            continue;
-        p->fn(p->ctx, i);
-        if (atomic_fetch_add(&p->done, 1) + 1 == n && atomic_load(&p->waiting))
-            futex_wake_all(&p->done);
-        x = atomic_load(&p->work);
+        uint32_t rr = (uint32_t)(x >> 32), f = x & 0xffff, b = (x >> 16) & 0xffff;
+        if (rr != r) {
+            if ((int32_t)(rr - r) > 0)
+                return 0;
+            f = chunk_lo(p, p->jobs, c);
+            b = chunk_lo(p, p->jobs, c + 1);
+        }
+        if (f >= b)
+            return 0;
+        *i = back ? b - 1 : f;
+        back ? b-- : f++;
+        if (atomic_compare_exchange_weak(w, &x, (uint64_t)r << 32 | b << 16 | f))
+            return 1;
     }
+}
+
+/* Run what is left of chunk c in round r, from the front (its owner) or the
+ * back; the number of indices run. */
+static uint32_t run_chunk(struct par_pool *p, uint32_t c, uint32_t r, int back)
+{
+    uint32_t did = 0, i;
+    while (take(p, c, r, back, &i)) {
+        p->fn(p->ctx, i);
+        did++;
+    }
+    return did;
+}
+
+/* Round r, seen by thread id: its own chunk from the front, then what is
+ * left of the others' from the back (their owners work from the front). */
+static void run_round(struct par_pool *p, uint32_t id, uint32_t r)
+{
+    uint32_t did = 0;
+    for (uint32_t k = 0; k < p->n; k++)
+        did += run_chunk(p, (id + k) % p->n, r, k != 0);
+    if (did && atomic_fetch_add(&p->done, did) + did == p->jobs && atomic_load(&p->waiting))
+        futex_wake_all(&p->done);
 }
 
 static void *worker(void *arg)
 {
-    struct par_pool *p = arg;
+    struct par_worker *w = arg;
+    struct par_pool *p = w->p;
     uint32_t seen = 0;
     for (;;) {
-        int spin = 0;
-        uint32_t r;
+        uint32_t r, polls = 0;
+        uint64_t t0 = 0;
         while ((r = atomic_load(&p->round)) == seen) {
-            if (spin++ < PAR_SPIN) {
-                cpu_relax();
+            if (keep_polling(&polls, &t0))
                 continue;
-            }
             atomic_fetch_add(&p->sleepers, 1);
             if (atomic_load(&p->round) == seen)
                 futex_wait(&p->round, seen);
@@ -95,7 +179,7 @@ static void *worker(void *arg)
         seen = r;
         if (atomic_load(&p->quit))
             return NULL;
-        run_jobs(p);
+        run_round(p, w->id, r);
     }
 }
 
@@ -104,15 +188,17 @@ struct par_pool *par_new(uint32_t n)
     struct par_pool *p = xcalloc(1, sizeof *p);
     p->n = n ? n : 1;
     p->th = xcalloc(p->n, sizeof *p->th);
+    p->wk = xcalloc(p->n, sizeof *p->wk);
+    p->chunk = xcalloc_lines(p->n, sizeof *p->chunk);
     for (uint32_t i = 1; i < p->n; i++) {
-        if (pthread_create(&p->th[i], NULL, worker, p) != 0) {
-            p->n = i; /* run with the threads that started */
+        p->wk[i] = (struct par_worker){p, i};
+        if (pthread_create(&p->th[i], NULL, worker, &p->wk[i]) != 0) {
+            p->n = i; /* run with the threads that started: their chunks cover the range */
             break;
         }
     }
     return p;
 }
-
 static void open_round(struct par_pool *p)
 {
     atomic_fetch_add(&p->round, 1);
@@ -131,24 +217,27 @@ void par_free(struct par_pool *p)
             pthread_join(p->th[i], NULL);
     }
     free(p->th);
+    free(p->wk);
+    free(p->chunk);
     free(p);
 }
 
 void par_run(struct par_pool *p, par_job_fn fn, void *ctx, uint32_t n)
 {
+    if (n > PAR_MAX_JOBS)
+        panic("par_run: %u jobs, at most %u", n, PAR_MAX_JOBS);
     p->fn = fn;
     p->ctx = ctx;
+    p->jobs = n;
     atomic_store(&p->done, 0);
-    atomic_store(&p->work, (uint64_t)n << 32);
-    if (p->n > 1)
-        open_round(p);
-    run_jobs(p);
-    int spin = 0;
+    uint32_t r = atomic_load(&p->round) + 1;
+    open_round(p);
+    run_round(p, 0, r);
+    uint32_t polls = 0;
+    uint64_t t0 = 0;
     while (atomic_load(&p->done) < n) {
-        if (spin++ < PAR_SPIN) {
-            cpu_relax();
+        if (keep_polling(&polls, &t0))
             continue;
-        }
         atomic_store(&p->waiting, 1);
         uint32_t d = atomic_load(&p->done);
         if (d < n)

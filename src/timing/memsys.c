@@ -348,7 +348,7 @@ int memsys_new(const struct gpu_config *cfg, const struct dev_mem *mem, struct s
     ms->f_l2 = mhz_to_khz(c->l2_mhz);
     ms->f_dram = mhz_to_khz(c->dram_mhz);
     ms->flit = c->icnt_flit_bytes;
-    ms->sm = xcalloc(ms->n_sms, sizeof *ms->sm);
+    ms->sm = xcalloc_lines(ms->n_sms, sizeof *ms->sm);
     ms->sub = xcalloc(ms->n_sub, sizeof *ms->sub);
     ms->ch = xcalloc(ms->n_ch, sizeof *ms->ch);
     for (uint32_t i = 0; i < ms->n_sms; i++)

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "base/alloc.h"
 #include "timing/cache.h"
 #include "timing/coalesce.h"
 #include "timing/dram.h"
@@ -45,8 +46,10 @@ enum ldst_retry {
     RETRY_MERGE, /* a read hit a reserved line whose MSHR (retry_mshr) is full */
 };
 
+/* An SM's LD/ST unit and instruction cache.  Aligned to a cache line: in the
+ * parallel engine neighbouring SMs run on different threads. */
 struct sm_mem {
-    struct mem_inst cur;
+    _Alignas(CACHE_LINE) struct mem_inst cur;
     uint32_t cur_idx;           /* inst-table index in the unit, MEM_REQ_NONE if free */
     struct ldst_acc acc[MAX_ACCS];
     uint32_t nacc, pos;

@@ -153,6 +153,7 @@ int sm_init(struct sm *sm, uint32_t id, const struct gpu_config *cfg, struct mem
     sm->fetch_waiting = xcalloc(sm->dirty_words, sizeof *sm->fetch_waiting);
     sm->nctas = cfg->max_ctas_per_sm ? cfg->max_ctas_per_sm : 1;
     sm->ctas = xcalloc(sm->nctas, sizeof *sm->ctas);
+    sm->starting = xcalloc(sm->nctas, sizeof *sm->starting);
     sm->fctas = xcalloc(sm->nctas, sizeof *sm->fctas);
     sm->units = xcalloc(sm->nunits, sizeof *sm->units);
     for (uint32_t u = 0; u < sm->nunits; u++) {
@@ -266,6 +267,7 @@ void sm_fini(struct sm *sm)
             func_cta_fini(&sm->fctas[i]);
     free(sm->fctas);
     free(sm->ctas);
+    free(sm->starting);
     free(sm->warps);
     free(sm->dirty);
     free(sm->want_fetch);
@@ -318,6 +320,7 @@ static void kernel_scratch(struct sm *sm)
 void sm_launch_begin(struct sm *sm, struct timing_launch *L, uint32_t nregs, uint64_t now)
 {
     sm->L = L;
+    sm->nstarting = 0;
     scoreboard_init(&sm->sb, sm->nslots, nregs);
     for (uint32_t u = 0; u < sm->nunits; u++) {
         struct sm_sched_unit *U = &sm->units[u];
@@ -515,12 +518,11 @@ void sm_cta_launch(struct sm *sm, uint32_t linear, uint32_t regs, uint32_t share
     while (cs < sm->nctas && sm->ctas[cs].used)
         cs++;
     ws_assert(cs < sm->nctas);
-    struct func_cta *fc = &sm->fctas[cs];
-    func_cta_init(fc, L->k, linear);
     struct sm_cta *c = &sm->ctas[cs];
     memset(c, 0, sizeof *c);
     c->used = 1;
-    c->nwarps = c->warps_left = fc->nwarps;
+    c->linear = linear;
+    c->nwarps = c->warps_left = L->k->warps_per_cta;
     c->threads = L->k->threads_per_cta;
     c->regs = regs;
     c->shared = shared;
@@ -532,11 +534,23 @@ void sm_cta_launch(struct sm *sm, uint32_t linear, uint32_t regs, uint32_t share
     sm->used_threads += c->threads;
     sm->used_regs += regs;
     sm->used_shared += shared;
+    sm->used_warps += c->nwarps;
     struct func_stats *fs = L->k->env->stats;
     fs->ctas_launched++;
-    fs->warps_launched += fc->nwarps;
+    fs->warps_launched += c->nwarps;
+    sm->starting[sm->nstarting++] = cs;
+}
+
+/* Build the warps of CTA slot cs, which sm_cta_launch placed (sm_cycle,
+ * cycle sm->now). */
+static void cta_start(struct sm *sm, uint32_t cs)
+{
+    struct timing_launch *L = sm->L;
+    struct sm_cta *c = &sm->ctas[cs];
+    struct func_cta *fc = &sm->fctas[cs];
+    func_cta_init(fc, L->k, c->linear);
+    uint64_t now = sm->now;
     uint32_t slot = 0;
-    sm->now = now;
     for (uint32_t wi = 0; wi < fc->nwarps; wi++) {
         while (slot < sm->nslots && sm->warps[slot].valid)
             slot++;
@@ -560,7 +574,6 @@ void sm_cta_launch(struct sm *sm, uint32_t linear, uint32_t regs, uint32_t share
         U->cta[slot / sm->nunits] = cs;
         scoreboard_clear_warp(&sm->sb, slot);
         sm_warp_refresh(sm, slot);
-        sm->used_warps++;
         sm->c.active_warps++;
         if (!w->absorbed) {
             struct sched_event lev;
@@ -568,7 +581,7 @@ void sm_cta_launch(struct sm *sm, uint32_t linear, uint32_t regs, uint32_t share
             lev.kind = SCHED_EV_WARP_LAUNCH;
             lev.pc = w->ib_pc;
             lev.now = now;
-            lev.cta_id = linear;
+            lev.cta_id = c->linear;
             lev.warp_in_cta = wi;
             sm_warp_event(sm, (int32_t)slot, &lev);
         }
@@ -815,6 +828,9 @@ int sm_cycle(struct sm *sm, uint64_t now, struct err *e)
     sm->progressed = 0;
     sm->ldst_used = 0;
     sm->now = now;
+    for (uint32_t i = 0; i < sm->nstarting; i++) /* in the order they were placed */
+        cta_start(sm, sm->starting[i]);
+    sm->nstarting = 0;
     if (!sm->used_ctas && !sm->wheel_pending) {
         for (uint32_t u = 0; u < sm->nunits; u++)
             classify(sm, &sm->units[u], CLS_NO_INST, 1);

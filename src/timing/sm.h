@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "analysis/analysis.h"
+#include "base/alloc.h"
 #include "base/bits.h"
 #include "base/err.h"
 #include "config/config.h"
@@ -113,6 +114,7 @@ struct sm_warp {
 
 struct sm_cta {
     uint8_t used;
+    uint32_t linear;       /* the CTA's number in the grid */
     uint32_t warps_left;   /* slots not yet freed */
     uint32_t nwarps, threads, regs, shared;
     uint64_t start, first_finish, last_finish;
@@ -164,8 +166,10 @@ struct sm_memtok {
 struct timing_launch; /* engine.h: per-launch shared state */
 struct issue_model;   /* issue.h */
 
+/* Aligned to a cache line: in the parallel engine neighbouring SMs of the
+ * array run on different threads. */
 struct sm {
-    uint32_t id;
+    _Alignas(CACHE_LINE) uint32_t id;
     const struct gpu_config *cfg;
     struct mem_system *ms;
     struct timing_launch *L; /* current launch, NULL between launches */
@@ -196,7 +200,6 @@ struct sm {
 
     struct sm_wheel_bucket *wheel;
     uint32_t wheel_size; /* power of two > every latency */
-    uint64_t wheel_pending;
 
     struct sm_memtok *tok;
     uint32_t ntok, tok_free;
@@ -206,17 +209,22 @@ struct sm {
     uint64_t *want_fetch; /* bitset over slots: instruction buffer has room */
     uint64_t *fetch_waiting; /* bitset over slots: sm_warp.fetch_wait (next-event scan) */
     uint32_t fetch_rr;
-    uint32_t used_threads, used_warps, used_regs, used_shared, used_ctas;
+    uint32_t *starting;   /* [nctas] CTA slots sm_cta_launch placed, warps not built yet */
+    uint32_t nstarting;
     uint64_t busy_since; /* cycle the first of the resident CTAs arrived */
     uint64_t next_age;
     uint32_t unit_rr;
     uint32_t ldst_used;  /* memory instructions accepted this cycle */
     struct mem_inst mi;  /* scratch for memsys_issue */
 
-    /* per cycle facts the engine reads */
+    /* What the engine reads every cycle (dispatch, busy and progress flags),
+     * in a line of its own: in the parallel engine the serial phase reads it
+     * while the SM's thread writes the lines around it. */
+    _Alignas(CACHE_LINE) uint32_t used_threads, used_warps, used_regs, used_shared, used_ctas;
     uint8_t progressed; /* issued, fetched, completed something this cycle */
+    uint64_t wheel_pending;
 
-    struct sm_counters c;
+    _Alignas(CACHE_LINE) struct sm_counters c;
 };
 
 /* Build SM `id` (policies resolved from cfg->sched and cfg->classifier).
@@ -239,7 +247,11 @@ void sm_launch_begin(struct sm *sm, struct timing_launch *L, uint32_t nregs, uin
 /* Can CTA of the launch fit now?  (threads, warps, CTAs, regs, shared) */
 int sm_cta_fits(const struct sm *sm, uint32_t threads, uint32_t warps, uint32_t regs,
                 uint32_t shared);
-/* Place CTA number `linear` of the launch on the SM. */
+/* Place CTA number `linear` of the launch on the SM: its resources are taken
+ * now, its warps are built at the start of the SM's next sm_cycle (the same
+ * cycle: the engine dispatches before the SMs' cycles).  That work touches
+ * the SM alone, so in the parallel engine it runs on the SM's thread, which
+ * then finds the CTA's registers in its own cache. */
 void sm_cta_launch(struct sm *sm, uint32_t linear, uint32_t regs, uint32_t shared,
                    uint64_t now);
 
