@@ -18,7 +18,8 @@ struct stat_entry {
     char *desc;
     enum stat_kind kind;
     const uint64_t *ptr; /* counter: the value; histogram: bin 0 of copy 0 */
-    uint32_t count;      /* copies summed */
+    uint32_t count;      /* copies summed (or, max set, their largest) */
+    uint8_t max;         /* stats_counter_max */
     size_t stride;       /* bytes between copies */
     uint32_t nbins;      /* histogram bins (1 for a counter, 0 for a ratio) */
     char **bin_names;
@@ -188,6 +189,13 @@ void stats_counter(struct stats *s, const char *name, const char *desc, const ui
     s->nslots += 1;
 }
 
+void stats_counter_max(struct stats *s, const char *name, const char *desc, const uint64_t *ptr,
+                       uint32_t count, size_t stride)
+{
+    stats_counter(s, name, desc, ptr, count, stride);
+    s->e[s->n - 1].max = 1;
+}
+
 /* Index of the counter, sum or ratio an operand names: with the current
  * prefix first, then as given; panics otherwise (histograms have no single
  * value). */
@@ -258,7 +266,16 @@ static uint64_t stats_read(const uint64_t *p, uint32_t count, size_t stride)
 
 static uint64_t stats_bin(const struct stat_entry *x, uint32_t bin)
 {
-    return stats_read(x->ptr + bin, x->count, x->stride);
+    if (!x->max)
+        return stats_read(x->ptr + bin, x->count, x->stride);
+    uint64_t m = 0;
+    for (uint32_t i = 0; i < x->count; i++) {
+        uint64_t v = *(const uint64_t *)(const void *)((const char *)(x->ptr + bin) +
+                                                       (size_t)i * x->stride);
+        if (v > m)
+            m = v;
+    }
+    return m;
 }
 
 /* All counter and bin values into v (nslots long). */

@@ -30,6 +30,11 @@ void stats_free(struct stats *s);
 void stats_counter(struct stats *s, const char *name, const char *desc, const uint64_t *ptr,
                    uint32_t count, size_t stride);
 
+/* A running maximum kept in count copies (one per SM, say): value = the
+ * largest of them.  Per-kernel snapshots take differences, as of counters. */
+void stats_counter_max(struct stats *s, const char *name, const char *desc, const uint64_t *ptr,
+                       uint32_t count, size_t stride);
+
 /* A derived value: scale * num / den, where num and den are names of
  * counters, sums or ratios registered earlier (den 0 gives 0).  E.g. gpu_ipc =
  * gpu_sim_insn / gpu_sim_cycle, l1d_mpki = 1000 * l1d_misses / gpu_sim_insn. */

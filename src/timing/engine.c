@@ -4,12 +4,13 @@
  * deadlock report.
  *
  * The parallel engine (docs/parallel.md; option threads): a cycle is
- *   dispatch (serial) -> every SM's sm_cycle() on the worker pool
+ *   dispatch and memsys_cycle_begin() (serial) -> every SM's sm_cycle() and
+ *   then its LD/ST unit's memsys_ldst_cycle() on the worker pool
  *   (engine_par.h), each CTA deferring its device-memory transfers and step
  *   counters to its SM's sink (func/sink.h) -> merge in SM order: the
  *   max_warp_insn limit, the first SM's error, then each SM's deferred
- *   transfers and counters -> memsys_cycle() (serial) -> bookkeeping
- *   (serial).
+ *   transfers and counters -> memsys_cycle_end() (serial: interconnect, L2,
+ *   DRAM) -> bookkeeping (serial).
  * Device memory thus sees its operations in the single-thread order (SM 0's,
  * then SM 1's, ...), and every serial step sees the single-thread state, so
  * the statistics are identical for any thread count.  A kernel that reads
@@ -25,6 +26,7 @@
 #include "analysis/phase.h"
 #include "base/alloc.h"
 #include "base/demangle.h"
+#include "base/log.h"
 #include "func/sink.h"
 #include "policy/registry.h"
 #include "stats/stats.h"
@@ -63,6 +65,17 @@ struct par_sm {
     struct err err;
 };
 
+/* What the SMs one thread ran in a parallel phase leave for the serial
+ * phase, so that it reads a line per thread instead of lines of every SM
+ * (each read moves a line the SM's thread writes every cycle). */
+struct par_thread {
+    _Alignas(CACHE_LINE) uint64_t gen; /* the phase (timing.par_gen) it describes */
+    uint64_t warp_insn;  /* its SMs' warp steps (their sinks' warp_insn) */
+    uint8_t progress;    /* one of its SMs progressed (sm.progressed) */
+    uint8_t busy;        /* one has CTAs or writebacks pending */
+    uint8_t failed;      /* one's sm_cycle failed (par_sm.rc) */
+};
+
 struct timing {
     const struct gpu_config *cfg;
     struct stats *st;
@@ -94,7 +107,11 @@ struct timing {
     /* the parallel engine (docs/parallel.md), built by the first launch that uses it */
     struct par_pool *pool;
     struct par_sm *par_sms;  /* [nsms], cache-line aligned */
+    struct par_thread *par_threads; /* [the pool's threads], cache-line aligned */
+    uint64_t *par_bits;      /* their sink bitmaps, par_words each, a line apart */
+    uint32_t par_words, par_stride;
     uint64_t par_now;        /* the cycle the parallel phase simulates */
+    uint64_t par_gen;        /* counts the parallel phases (par_thread.gen) */
     struct func_stats *fstats; /* the running launch's functional counters (flush_sinks) */
     struct phase_census census; /* timeline_phases: warps per phase (phase_census.h) */
     /* threads = 0: the tuning carries over from launch to launch (a machine
@@ -261,6 +278,8 @@ void timing_free(struct timing *t)
         for (uint32_t i = 0; i < t->nsms; i++)
             func_sink_free(&t->par_sms[i].sink);
     free(t->par_sms);
+    free(t->par_threads);
+    free(t->par_bits);
     phase_census_free(&t->census);
     free(t->privs);
     free(t->cls_privs);
@@ -498,8 +517,16 @@ static void par_prepare(struct timing *t, uint32_t n)
         par_free(t->pool);
         t->pool = NULL;
     }
-    if (!t->pool)
+    if (!t->pool) {
         t->pool = par_new(n);
+        free(t->par_threads);
+        free(t->par_bits);
+        uint32_t nt = par_threads(t->pool);
+        t->par_threads = xcalloc_lines(nt, sizeof *t->par_threads);
+        t->par_words = (t->nsms + 63) / 64;
+        t->par_stride = (t->par_words + 7) / 8 * 8; /* whole lines */
+        t->par_bits = xcalloc_lines((size_t)nt * t->par_stride, sizeof *t->par_bits);
+    }
     if (!t->par_sms)
         t->par_sms = xcalloc_lines(t->nsms, sizeof *t->par_sms);
 }
@@ -537,14 +564,35 @@ static void tune_next(struct timing *t, struct par_tune *u)
     set_sinks(t, u->on);
 }
 
-/* The parallel phase: one SM's cycle. */
-static void sm_job(void *ctx, uint32_t i)
+/* The parallel phase: SM i's cycle and its LD/ST unit's, run by thread th. */
+static void sm_job(void *ctx, uint32_t i, uint32_t th)
 {
     struct timing *t = ctx;
+    struct par_thread *pt = &t->par_threads[th];
+    uint64_t *bits = t->par_bits + (size_t)th * t->par_stride;
+    if (pt->gen != t->par_gen) { /* the thread's first SM of this phase */
+        pt->gen = t->par_gen;
+        pt->warp_insn = 0;
+        pt->progress = pt->busy = pt->failed = 0;
+        memset(bits, 0, t->par_words * sizeof *bits);
+    }
     struct par_sm *ps = &t->par_sms[i];
-    int rc = sm_cycle(&t->sms[i], t->par_now, &ps->err);
-    if (rc != WS_OK)
+    struct func_sink *sk = &ps->sink;
+    struct sm *sm = &t->sms[i];
+    sk->warp_insn = 0; /* the last merge took them (par_merge) */
+    sk->nsteps = 0;
+    int rc = sm_cycle(sm, t->par_now, &ps->err);
+    if (rc != WS_OK) {
         ps->rc = rc;
+        pt->failed = 1;
+    } else {
+        memsys_ldst_cycle(t->ms, i, t->par_now);
+    }
+    pt->warp_insn += sk->warp_insn;
+    if (sk->nops)
+        bits[i / 64] |= 1ull << (i % 64);
+    pt->progress |= sm->progressed;
+    pt->busy |= sm_busy(sm) || sm->wheel_pending;
 }
 
 /* The warp slot of SM sm that runs functional warp w (a large warp's first row). */
@@ -559,29 +607,56 @@ static uint32_t slot_of(const struct sm *sm, const struct func_warp *w)
 /* The serial phase after the SMs' parallel cycle, in SM order: the
  * max_warp_insn limit where a serial run would have crossed it (after the
  * step that crossed it), the first SM's error, then each SM's deferred
- * device-memory effects and counters. */
-static int par_merge(struct timing *t, const struct timing_launch *L, struct err *e)
+ * device-memory effects and step count.  The threads' summaries say whether
+ * any SM failed or the launch may have crossed the limit; only then is every
+ * SM's sink looked at in turn.  *progress and *busy: any SM's flags. */
+static int par_merge(struct timing *t, const struct timing_launch *L, int *progress, int *busy,
+                     struct err *e)
 {
     struct func_kernel *k = L->k;
-    for (uint32_t i = 0; i < t->nsms; i++) {
-        struct par_sm *ps = &t->par_sms[i];
-        struct func_sink *sk = &ps->sink;
-        uint64_t lim = L->max_warp_insn, base = k->warp_insn;
-        if (lim && base + sk->warp_insn > lim && lim - base < sk->nsteps) {
-            const struct func_sink_step *st = &sk->steps[lim - base];
-            k->warp_insn = lim + 1;
-            return issue_check_limit(&t->sms[i], slot_of(&t->sms[i], st->w), st->pc, e);
-        }
-        if (ps->rc != WS_OK) {
-            int rc = ps->rc;
-            ps->rc = WS_OK;
-            if (e)
-                *e = ps->err;
-            return rc;
-        }
-        func_sink_apply(sk);
-        func_sink_merge(sk, k);
+    uint64_t insn = 0, *bits = t->par_bits; /* thread 0's: the others' are added */
+    int failed = 0;
+    if (t->par_threads[0].gen != t->par_gen)
+        memset(bits, 0, t->par_words * sizeof *bits);
+    for (uint32_t th = 0; th < par_threads(t->pool); th++) {
+        const struct par_thread *pt = &t->par_threads[th];
+        if (pt->gen != t->par_gen)
+            continue; /* ran no SM this phase */
+        insn += pt->warp_insn;
+        failed |= pt->failed;
+        *progress |= pt->progress;
+        *busy |= pt->busy;
+        if (th)
+            for (uint32_t w = 0; w < t->par_words; w++)
+                bits[w] |= t->par_bits[(size_t)th * t->par_stride + w];
     }
+    uint64_t lim = L->max_warp_insn;
+    if (failed || (lim && k->warp_insn + insn > lim)) {
+        for (uint32_t i = 0; i < t->nsms; i++) {
+            struct par_sm *ps = &t->par_sms[i];
+            struct func_sink *sk = &ps->sink;
+            uint64_t base = k->warp_insn;
+            if (lim && base + sk->warp_insn > lim && lim - base < sk->nsteps) {
+                const struct func_sink_step *st = &sk->steps[lim - base];
+                k->warp_insn = lim + 1;
+                return issue_limit_error(&t->sms[i], slot_of(&t->sms[i], st->w), st->pc, e);
+            }
+            if (ps->rc != WS_OK) {
+                int rc = ps->rc;
+                ps->rc = WS_OK;
+                if (e)
+                    *e = ps->err;
+                return rc;
+            }
+            func_sink_apply(sk);
+            k->warp_insn += sk->warp_insn;
+        }
+        return WS_OK;
+    }
+    k->warp_insn += insn;
+    for (uint32_t w = 0; w < t->par_words; w++)
+        for (uint64_t m = bits[w]; m; m &= m - 1)
+            func_sink_apply(&t->par_sms[w * 64 + (uint32_t)__builtin_ctzll(m)].sink);
     return WS_OK;
 }
 
@@ -677,23 +752,31 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
         note_dispatch(t, now - start, next_cta, insn, insn0, no_room, nctas);
         int busy = 0;
         int par_cycle = par && (!tune->adaptive || tune->on);
+        /* each SM's cycle, then its LD/ST unit's (memsys.h), SM by SM */
+        uint64_t mem_now = memsys_cycle_begin(t->ms, now);
+        ws_assert(mem_now == now); /* each cycle is stepped once */
         if (par_cycle) {
             t->par_now = now;
-            par_run(t->pool, sm_job, t, t->nsms);
-            rc = par_merge(t, &L, e);
+            t->par_gen++;
+            if (memsys_pool_tight(t->ms)) /* the LD/ST units share one free list */
+                for (uint32_t i = 0; i < t->nsms; i++)
+                    sm_job(t, i, 0);
+            else
+                par_run(t->pool, sm_job, t, t->nsms);
+            rc = par_merge(t, &L, &progress, &busy, e);
             if (rc != WS_OK)
                 goto out;
-        }
-        for (uint32_t i = 0; i < t->nsms; i++) {
-            if (!par_cycle) {
+        } else {
+            for (uint32_t i = 0; i < t->nsms; i++) {
                 rc = sm_cycle(&t->sms[i], now, e);
                 if (rc != WS_OK)
                     goto out;
+                memsys_ldst_cycle(t->ms, i, now);
+                progress |= t->sms[i].progressed;
+                busy |= sm_busy(&t->sms[i]) || t->sms[i].wheel_pending;
             }
-            progress |= t->sms[i].progressed;
-            busy |= sm_busy(&t->sms[i]) || t->sms[i].wheel_pending;
         }
-        memsys_cycle(t->ms, now);
+        memsys_cycle_end(t->ms);
         if (par && tune->adaptive && --tune->left == 0)
             tune_next(t, tune);
         t->now++;

@@ -137,13 +137,13 @@ static int take(struct par_pool *p, uint32_t c, uint32_t r, int back, uint32_t *
     }
 }
 
-/* Run what is left of chunk c in round r, from the front (its owner) or the
- * back; the number of indices run. */
-static uint32_t run_chunk(struct par_pool *p, uint32_t c, uint32_t r, int back)
+/* Thread id runs what is left of chunk c in round r, from the front (its
+ * owner) or the back; the number of indices run. */
+static uint32_t run_chunk(struct par_pool *p, uint32_t id, uint32_t c, uint32_t r, int back)
 {
     uint32_t did = 0, i;
     while (take(p, c, r, back, &i)) {
-        p->fn(p->ctx, i);
+        p->fn(p->ctx, i, id);
         did++;
     }
     return did;
@@ -155,7 +155,7 @@ static void run_round(struct par_pool *p, uint32_t id, uint32_t r)
 {
     uint32_t did = 0;
     for (uint32_t k = 0; k < p->n; k++)
-        did += run_chunk(p, (id + k) % p->n, r, k != 0);
+        did += run_chunk(p, id, (id + k) % p->n, r, k != 0);
     if (did && atomic_fetch_add(&p->done, did) + did == p->jobs && atomic_load(&p->waiting))
         futex_wake_all(&p->done);
 }

@@ -13,7 +13,10 @@
 
 struct par_pool;
 
-typedef void (*par_job_fn)(void *ctx, uint32_t i);
+/* Job i, run by thread `thread` (0 = the caller, < par_threads): a job may
+ * keep per-thread results, each thread's in its own cache line, for the
+ * caller to combine once the round is done. */
+typedef void (*par_job_fn)(void *ctx, uint32_t i, uint32_t thread);
 
 /* A pool of n - 1 workers (the caller is the n-th thread); with fewer if
  * threads cannot be started. */

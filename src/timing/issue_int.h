@@ -20,8 +20,11 @@ unsigned load_path_of(const struct gpu_config *cfg, const struct ptx_inst *in, u
 /* A writeback-wheel entry for slot at cycle `at` (enum sm_wb_kind). */
 void issue_wheel_add(struct sm *sm, uint64_t at, uint32_t slot, uint32_t pc, uint8_t kind);
 /* WS_ERR_DEADLOCK once the launch has run more warp instructions than
- * max_warp_insn allows (checked after every functional step). */
+ * max_warp_insn allows (checked after every functional step of a CTA
+ * without a sink; with one, the engine's merge checks). */
 int issue_check_limit(const struct sm *sm, uint32_t slot, uint32_t pc, struct err *e);
+/* That error, for warp slot at pc. */
+int issue_limit_error(const struct sm *sm, uint32_t slot, uint32_t pc, struct err *e);
 /* Send one issued (sub-)warp, described by its functional trace, to its
  * execution unit or the LD/ST unit, reserve its destinations and tell the
  * policy (SCHED_EV_ISSUE).  lwm: a large warp's sub-warp (issue_lwm.c):

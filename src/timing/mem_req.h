@@ -57,27 +57,44 @@ struct mem_req {
     uint8_t l2_hit;    /* a read served by an L2 hit (not a fill, merge or bypass) */
 };
 
-struct mem_pool {
-    struct mem_req *r;
-    uint32_t cap, nfree, free_head;
+/* A free list of pool entries, linked through mem_req.next. */
+struct mem_free {
+    uint32_t head, n;
 };
 
-static inline uint32_t mem_pool_alloc(struct mem_pool *p)
+/* The pool's entries and its shared free list.  Each SM's LD/ST unit keeps a
+ * free list of its own (struct sm_mem), refilled from and drained into the
+ * shared one between cycles, so that the units can run on several threads. */
+struct mem_pool {
+    struct mem_req *r;
+    uint32_t cap;
+    struct mem_free free;
+};
+
+static inline uint32_t mem_pool_alloc(struct mem_pool *p, struct mem_free *f)
 {
-    if (p->free_head == MEM_REQ_NONE)
+    if (f->head == MEM_REQ_NONE)
         return MEM_REQ_NONE;
-    uint32_t i = p->free_head;
-    p->free_head = p->r[i].next;
-    p->nfree--;
+    uint32_t i = f->head;
+    f->head = p->r[i].next;
+    f->n--;
     return i;
 }
 
-static inline void mem_pool_release(struct mem_pool *p, uint32_t i)
+static inline void mem_pool_release(struct mem_pool *p, struct mem_free *f, uint32_t i)
 {
     ws_assert(i < p->cap);
-    p->r[i].next = p->free_head;
-    p->free_head = i;
-    p->nfree++;
+    p->r[i].next = f->head;
+    f->head = i;
+    f->n++;
+}
+
+/* Move up to k entries from free list `from` to `to`. */
+static inline void mem_pool_move(struct mem_pool *p, struct mem_free *from, struct mem_free *to,
+                                 uint32_t k)
+{
+    for (; k && from->n; k--)
+        mem_pool_release(p, to, mem_pool_alloc(p, from));
 }
 
 /* FIFO of indices with a fixed capacity (any positive count). */

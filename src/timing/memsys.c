@@ -35,7 +35,6 @@
 #include "timing/memsys_icnt.h"
 #include "timing/memsys_int.h"
 #include "timing/memsys_l2.h"
-#include "timing/memsys_ldst.h"
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -89,10 +88,10 @@ static void memsys_map(const struct mem_system *ms, uint64_t addr, struct addr_l
     loc->dram_row = (uint32_t)(local / ((uint64_t)c->dram_row_bytes * c->dram_banks));
 }
 
-uint32_t memsys_new_req(struct mem_system *ms, const struct mem_inst *mi, uint64_t addr,
-                        uint32_t bytes, uint8_t kind, uint8_t dest, uint32_t inst)
+uint32_t memsys_new_req(struct mem_system *ms, struct mem_free *f, const struct mem_inst *mi,
+                        uint64_t addr, uint32_t bytes, uint8_t kind, uint8_t dest, uint32_t inst)
 {
-    uint32_t i = mem_pool_alloc(&ms->pool);
+    uint32_t i = mem_pool_alloc(&ms->pool, f);
     ws_assert(i != MEM_REQ_NONE);
     struct mem_req *r = &ms->pool.r[i];
     struct addr_loc loc;
@@ -149,20 +148,67 @@ static void memsys_policy_stats(struct stats *s, const char *prefix, policy_stat
     stats_set_prefix(s, NULL);
 }
 
+/* ---- request free lists ------------------------------------------------- */
+
+/* Free requests: the shared list and the units' own. */
+static uint32_t pool_free(const struct mem_system *ms)
+{
+    uint32_t n = ms->pool.free.n;
+    for (uint32_t s = 0; s < ms->n_sms; s++)
+        n += ms->sm[s].free.n;
+    return n;
+}
+
+/* An LD/ST unit's own free list (sm_mem.free) is refilled to MAGAZINE_FILL
+ * entries when it has fewer than MAGAZINE_LOW, and drained back to that when
+ * it has more than MAGAZINE_HIGH, between cycles and in SM order.  An access
+ * allocates two requests at most (a miss and a write-back), so a unit never
+ * runs dry within a cycle, and every unit's allocation succeeds, as it would
+ * from one shared list, while the pool has plenty left: more than the L2's
+ * and DRAM's reserve plus (MAGAZINE_HIGH + MAGAZINE_FILL) a unit.  Below
+ * that the pool is tight: the units' lists are emptied into the shared one,
+ * the units allocate from it under the shared rule (pool_reserve left for
+ * the L2 and DRAM), and the engine runs them one after another in SM order
+ * (memsys_pool_tight), which is the single shared list's behaviour exactly. */
+#define MAGAZINE_LOW 4
+#define MAGAZINE_FILL 8
+#define MAGAZINE_HIGH 16
+
+static void refill_units(struct mem_system *ms)
+{
+    uint32_t plenty = ms->pool_reserve + (MAGAZINE_HIGH + MAGAZINE_FILL) * ms->n_sms + 2;
+    ms->pool_tight = pool_free(ms) < plenty;
+    for (uint32_t s = 0; s < ms->n_sms; s++) {
+        struct mem_free *f = &ms->sm[s].free;
+        if (ms->pool_tight)
+            mem_pool_move(&ms->pool, f, &ms->pool.free, f->n);
+        else if (f->n < MAGAZINE_LOW)
+            mem_pool_move(&ms->pool, &ms->pool.free, f, MAGAZINE_FILL - f->n);
+        else if (f->n > MAGAZINE_HIGH)
+            mem_pool_move(&ms->pool, f, &ms->pool.free, f->n - MAGAZINE_FILL);
+    }
+}
+
+int memsys_pool_tight(const struct mem_system *ms)
+{
+    return ms->pool_tight;
+}
+
 static void memsys_register(struct mem_system *ms, struct stats *s)
 {
     struct memsys_counters *t = &ms->st;
 #define C(name, desc) stats_counter(s, #name, desc, &t->name, 1, 0)
-    C(l1d_accesses, "L1D accesses (hits + misses + hit_reserved)");
-    C(l1d_hits, "L1D hits");
-    C(l1d_misses, "L1D misses (new MSHR or write miss)");
-    C(l1d_hit_reserved, "L1D misses merged into a pending MSHR");
-    C(l1d_reservation_fails, "L1D access attempts that stalled (retried)");
-    C(l1d_writes, "L1D accesses by stores (global and local)");
-    C(l1d_write_misses, "of those, misses");
-    C(l1d_intra_warp_hits, "L1D hits on lines allocated by the same warp");
-    C(l1d_inter_warp_hits, "L1D hits on lines allocated by another warp");
-    C(l1d_evictions, "L1D valid lines evicted at miss time");
+#define L(name, desc) stats_counter(s, #name, desc, &ms->sm[0].st.name, ms->n_sms, sizeof *ms->sm)
+    L(l1d_accesses, "L1D accesses (hits + misses + hit_reserved)");
+    L(l1d_hits, "L1D hits");
+    L(l1d_misses, "L1D misses (new MSHR or write miss)");
+    L(l1d_hit_reserved, "L1D misses merged into a pending MSHR");
+    L(l1d_reservation_fails, "L1D access attempts that stalled (retried)");
+    L(l1d_writes, "L1D accesses by stores (global and local)");
+    L(l1d_write_misses, "of those, misses");
+    L(l1d_intra_warp_hits, "L1D hits on lines allocated by the same warp");
+    L(l1d_inter_warp_hits, "L1D hits on lines allocated by another warp");
+    L(l1d_evictions, "L1D valid lines evicted at miss time");
     C(l1d_flushed, "L1D valid lines invalidated at kernel ends (l1d.flush)");
     C(l2_flushed, "L2 valid lines invalidated at kernel ends (l2.flush)");
     C(l2_memcpy_fills, "L2 lines written by host-to-device copies (l2.memcpy_fill)");
@@ -172,32 +218,32 @@ static void memsys_register(struct mem_system *ms, struct stats *s)
                                 "dirty write-backs (l2.port_bytes)");
     C(l2_fill_port_busy_cycles, "L2 cycles a slice's fill port was occupied by DRAM fills "
                                 "(l2.port_bytes)");
-    C(l1d_writebacks, "L1D dirty (local) lines written back");
-    C(l1d_vta_hits, "L1D load misses on a line the same warp lost to an eviction (victim "
+    L(l1d_writebacks, "L1D dirty (local) lines written back");
+    L(l1d_vta_hits, "L1D load misses on a line the same warp lost to an eviction (victim "
                     "tags beside any policy, CCWS detection)");
-    C(l1d_tagged_reads, "L1D read accesses whose classifier tag is non-zero (CAWA: by "
+    L(l1d_tagged_reads, "L1D read accesses whose classifier tag is non-zero (CAWA: by "
                         "warps CPL predicts critical)");
-    C(l1d_tagged_read_hits, "of those, hits");
-    C(l1d_tagged_evictions, "L1D lines evicted at miss time that a request with a non-zero "
+    L(l1d_tagged_read_hits, "of those, hits");
+    L(l1d_tagged_evictions, "L1D lines evicted at miss time that a request with a non-zero "
                             "tag allocated (CAWA: critical warps' lines)");
-    C(l1d_tagged_evictions_unused, "of those, lines never hit (CAWA: critical lines evicted "
+    L(l1d_tagged_evictions_unused, "of those, lines never hit (CAWA: critical lines evicted "
                                    "without reuse)");
-    C(l1c_accesses, "constant-cache accesses");
-    C(l1c_hits, "constant-cache hits");
-    C(l1c_misses, "constant-cache misses");
-    C(l1c_hit_reserved, "constant-cache misses merged into a pending MSHR");
-    C(tex_cache_access, "texture-cache accesses (one per distinct line of a tex/tld4 warp "
+    L(l1c_accesses, "constant-cache accesses");
+    L(l1c_hits, "constant-cache hits");
+    L(l1c_misses, "constant-cache misses");
+    L(l1c_hit_reserved, "constant-cache misses merged into a pending MSHR");
+    L(tex_cache_access, "texture-cache accesses (one per distinct line of a tex/tld4 warp "
                         "instruction's first texels)");
-    C(tex_cache_hit, "texture-cache hits");
-    C(tex_cache_miss, "texture-cache misses (sent to the L2)");
-    C(tex_cache_hit_reserved, "texture-cache misses merged into a pending MSHR");
+    L(tex_cache_hit, "texture-cache hits");
+    L(tex_cache_miss, "texture-cache misses (sent to the L2)");
+    L(tex_cache_hit_reserved, "texture-cache misses merged into a pending MSHR");
 #define S(name, desc) stats_counter(s, #name, desc, &ms->sm[0].name, ms->n_sms, sizeof *ms->sm)
     S(l1i_accesses, "instruction-cache accesses");
     S(l1i_hits, "instruction-cache hits");
     S(l1i_misses, "instruction-cache misses");
 #undef S
-    C(smem_accesses, "shared-memory warp accesses");
-    C(smem_cycles, "LD/ST cycles spent on shared memory (bank conflicts)");
+    L(smem_accesses, "shared-memory warp accesses");
+    L(smem_cycles, "LD/ST cycles spent on shared memory (bank conflicts)");
     C(l2_accesses, "L2 accesses (hits + misses + hit_reserved)");
     C(l2_hits, "L2 hits");
     C(l2_misses, "L2 misses");
@@ -212,10 +258,12 @@ static void memsys_register(struct mem_system *ms, struct stats *s)
                        "reply queue was full (l2.reply_queue)");
     C(l2_requests, "requests that arrived at an L2 sub-partition (bypassed or not; not "
                    "write-backs or fetches)");
-    C(l2_hit_divergence_sum, "core cycles between the first and the last L2-hit reply of "
+    L(l2_hit_divergence_sum, "core cycles between the first and the last L2-hit reply of "
                              "memory instructions whose L2 data all hit (two replies or more)");
-    C(l2_hit_divergence_count, "memory instructions whose L2 data all hit, two replies or more");
-    C(l2_hit_divergence_max, "largest first-to-last L2-hit reply gap of such an instruction");
+    L(l2_hit_divergence_count, "memory instructions whose L2 data all hit, two replies or more");
+    stats_counter_max(s, "l2_hit_divergence_max",
+                      "largest first-to-last L2-hit reply gap of such an instruction",
+                      &ms->sm[0].st.l2_hit_divergence_max, ms->n_sms, sizeof *ms->sm);
     stats_ratio(s, "l2_hit_divergence",
                 "inter-bank divergence penalty: average first-to-last L2-hit reply gap of "
                 "instructions whose L2 data all hit (MeDiC Fig. 7b; core cycles at the SM)",
@@ -246,10 +294,9 @@ static void memsys_register(struct mem_system *ms, struct stats *s)
                 "dram_accesses", 1.0);
     stats_ratio(s, "dram_bandwidth_util", "DRAM data-bus utilisation", "dram_busy_cycles",
                 "dram_cycles", 1.0);
-    stats_counter(s, "mem_latency_sum",
-                  "core cycles from issue to writeback of global/local loads",
-                  &t->mem_latency_sum, 1, 0);
-    stats_counter(s, "mem_latency_count", "global/local loads completed", &t->mem_latency_count, 1, 0);
+    L(mem_latency_sum, "core cycles from issue to writeback of global/local loads");
+    L(mem_latency_count, "global/local loads completed");
+#undef L
     stats_ratio(s, "avg_mem_latency", "average load latency (core cycles)", "mem_latency_sum",
                 "mem_latency_count", 1.0);
     stats_counter(s, "icnt_req_packets", "packets on the request network",
@@ -417,9 +464,9 @@ int memsys_new(const struct gpu_config *cfg, const struct dev_mem *mem, struct s
     ms->pool.r = xcalloc(ms->pool.cap, sizeof *ms->pool.r);
     for (uint32_t k = 0; k < ms->pool.cap; k++)
         ms->pool.r[k].next = k + 1 < ms->pool.cap ? k + 1 : MEM_REQ_NONE;
-    ms->pool.free_head = 0;
-    ms->pool.nfree = ms->pool.cap;
+    ms->pool.free = (struct mem_free){0, ms->pool.cap};
     ms->pool_reserve = ms->n_sub * 2 + 8;
+    refill_units(ms);
     for (uint32_t i = 0; i < ms->n_sub; i++) {
         struct l2_sub *sb = &ms->sub[i];
         sb->channel = i / c->subparts_per_channel;
@@ -514,7 +561,7 @@ void memsys_set_listener(struct mem_system *ms, uint32_t sm, memsys_listener fn,
 
 /* ------------------------------------------------------------------ clocks */
 
-void memsys_cycle(struct mem_system *ms, uint64_t now)
+uint64_t memsys_cycle_begin(struct mem_system *ms, uint64_t now)
 {
     if (!ms->started) {
         ms->started = 1;
@@ -539,8 +586,12 @@ void memsys_cycle(struct mem_system *ms, uint64_t now)
     }
     ms->core_next = now + 1;
     ms->core_now = now;
-    for (uint32_t s = 0; s < ms->n_sms; s++)
-        memsys_ldst_cycle(ms, s, now);
+    return now;
+}
+
+void memsys_cycle_end(struct mem_system *ms)
+{
+    refill_units(ms);
     ms->acc_icnt += ms->f_icnt;
     while (ms->acc_icnt >= ms->f_core) {
         ms->acc_icnt -= ms->f_core;
@@ -563,9 +614,17 @@ void memsys_cycle(struct mem_system *ms, uint64_t now)
     }
 }
 
+void memsys_cycle(struct mem_system *ms, uint64_t now)
+{
+    now = memsys_cycle_begin(ms, now);
+    for (uint32_t s = 0; s < ms->n_sms; s++)
+        memsys_ldst_cycle(ms, s, now);
+    memsys_cycle_end(ms);
+}
+
 int memsys_busy(const struct mem_system *ms)
 {
-    if (ms->pool.nfree != ms->pool.cap)
+    if (pool_free(ms) != ms->pool.cap)
         return 1;
     for (uint32_t s = 0; s < ms->n_sms; s++)
         if (ms->sm[s].inst_used)
@@ -653,7 +712,7 @@ void memsys_dump(const struct mem_system *ms, FILE *out)
     fprintf(out, "memory system: icnt cycle %llu, l2 cycle %llu, dram cycle %llu, %u of %u "
                  "requests in flight\n",
             (unsigned long long)ms->icnt_now, (unsigned long long)ms->l2_now,
-            (unsigned long long)ms->dram_now, ms->pool.cap - ms->pool.nfree, ms->pool.cap);
+            (unsigned long long)ms->dram_now, ms->pool.cap - pool_free(ms), ms->pool.cap);
     for (uint32_t s = 0; s < ms->n_sms; s++) {
         const struct sm_mem *sm = &ms->sm[s];
         if (!sm->inst_used && ring_empty(&sm->missq))

@@ -77,8 +77,27 @@ int memsys_stores_pending(const struct mem_system *ms, uint32_t sm, uint32_t slo
 int memsys_ifetch(struct mem_system *ms, uint32_t sm, uint64_t addr, uint64_t now,
                   uint64_t *ready_at);
 
-/* Advance one core cycle (and the other domains by their ratio). */
+/* Advance one core cycle (and the other domains by their ratio): the three
+ * steps below, with every SM's LD/ST unit in SM order. */
 void memsys_cycle(struct mem_system *ms, uint64_t now);
+/* The same in steps, for the engine, which steps an SM's LD/ST unit right
+ * after the SM, on the SM's thread (docs/parallel.md):
+ * - memsys_cycle_begin: the clocks catch up over skipped cycles; returns the
+ *   core cycle to step (now, or the next one if now was stepped already);
+ * - memsys_ldst_cycle for SM s: its LD/ST unit takes one reply from the
+ *   reply network (L1 fill or direct completion), advances the current
+ *   instruction by one access and completes data whose latency has elapsed;
+ *   it touches that unit alone (its own counters and request free list);
+ * - memsys_cycle_end: the units' free lists are refilled or drained (in SM
+ *   order), then the interconnect, the L2 slices and DRAM step. */
+uint64_t memsys_cycle_begin(struct mem_system *ms, uint64_t now);
+void memsys_ldst_cycle(struct mem_system *ms, uint32_t s, uint64_t now);
+void memsys_cycle_end(struct mem_system *ms);
+/* 1 when the LD/ST units must step one after another in SM order in the
+ * next cycle: the request pool is nearly exhausted and they share its one
+ * free list (memsys.c).  Otherwise each unit allocates from a list of its
+ * own, and they may step at once. */
+int memsys_pool_tight(const struct mem_system *ms);
 
 /* 1 if any request is anywhere in flight. */
 int memsys_busy(const struct mem_system *ms);

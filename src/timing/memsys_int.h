@@ -46,6 +46,23 @@ enum ldst_retry {
     RETRY_MERGE, /* a read hit a reserved line whose MSHR (retry_mshr) is full */
 };
 
+/* The counters of an SM's LD/ST unit (L1D, constant and texture caches,
+ * shared memory, load latency), summed over the SMs (the maximum for
+ * l2_hit_divergence_max). */
+struct ldst_counters {
+    uint64_t l1d_accesses, l1d_hits, l1d_misses, l1d_hit_reserved, l1d_reservation_fails;
+    uint64_t l1d_writes, l1d_write_misses; /* of those, stores (writes apart: energy model) */
+    uint64_t l1d_intra_warp_hits, l1d_inter_warp_hits, l1d_evictions, l1d_writebacks;
+    uint64_t l1d_vta_hits;
+    uint64_t l1d_tagged_reads, l1d_tagged_read_hits, l1d_tagged_evictions,
+        l1d_tagged_evictions_unused;
+    uint64_t l1c_accesses, l1c_hits, l1c_misses, l1c_hit_reserved;
+    uint64_t tex_cache_access, tex_cache_hit, tex_cache_miss, tex_cache_hit_reserved;
+    uint64_t smem_accesses, smem_cycles;
+    uint64_t l2_hit_divergence_sum, l2_hit_divergence_count, l2_hit_divergence_max;
+    uint64_t mem_latency_sum, mem_latency_count;
+};
+
 /* An SM's LD/ST unit and instruction cache.  Aligned to a cache line: in the
  * parallel engine neighbouring SMs run on different threads. */
 struct sm_mem {
@@ -73,8 +90,14 @@ struct sm_mem {
     struct lost_locality lost;  /* victim tags as a statistic (lost_locality.h) */
     memsys_listener fn;
     void *fn_ctx;
-    /* counted here, not in memsys_counters: the SMs fetch in parallel (engine.c) */
+    /* The unit's own request free list (mem_req.h): the unit allocates and
+     * releases here unless the pool is tight; memsys_cycle_end refills and
+     * drains it from and into the shared list (memsys.c, refill_units). */
+    struct mem_free free;
+    /* counted here, not in memsys_counters: the SMs fetch and step their
+     * LD/ST units in parallel (engine.c) */
     uint64_t l1i_accesses, l1i_hits, l1i_misses;
+    struct ldst_counters st;
 };
 
 struct l2_sub {
@@ -96,24 +119,13 @@ struct icnt_net {
 };
 
 struct memsys_counters {
-    uint64_t l1d_accesses, l1d_hits, l1d_misses, l1d_hit_reserved, l1d_reservation_fails;
-    uint64_t l1d_writes, l1d_write_misses; /* of those, stores (writes apart: energy model) */
-    uint64_t l1d_intra_warp_hits, l1d_inter_warp_hits, l1d_evictions, l1d_writebacks;
     uint64_t l1d_flushed, l2_flushed, l2_memcpy_fills, l2_sector_misses;
     uint64_t l2_data_port_busy_cycles, l2_fill_port_busy_cycles;
-    uint64_t l1d_vta_hits;
-    uint64_t l1d_tagged_reads, l1d_tagged_read_hits, l1d_tagged_evictions,
-        l1d_tagged_evictions_unused;
-    uint64_t l1c_accesses, l1c_hits, l1c_misses, l1c_hit_reserved;
-    uint64_t tex_cache_access, tex_cache_hit, tex_cache_miss, tex_cache_hit_reserved;
-    uint64_t smem_accesses, smem_cycles;
     uint64_t l2_accesses, l2_hits, l2_misses, l2_hit_reserved, l2_writebacks;
     uint64_t l2_writes, l2_write_misses;
     uint64_t l2_queue_latency_sum, l2_queue_latency_count, l2_bypasses, l2_requests;
     uint64_t l2_reply_stalls;
-    uint64_t l2_hit_divergence_sum, l2_hit_divergence_count, l2_hit_divergence_max;
     uint64_t dram_cycles;
-    uint64_t mem_latency_sum, mem_latency_count;
     uint64_t icnt_req_packets, icnt_reply_packets, icnt_stalls, icnt_flits;
 };
 
@@ -128,6 +140,7 @@ struct mem_system {
     struct gpu_config cfg;
     struct mem_pool pool;
     uint32_t n_sms, n_sub, n_ch, pool_reserve;
+    int pool_tight;             /* the units allocate from pool.free (memsys.c, refill_units) */
     struct sm_mem *sm;
     struct l2_sub *sub;
     struct dram_channel *ch;
@@ -149,10 +162,11 @@ struct mem_system {
 void memsys_ring_alloc(struct idx_ring *q, uint32_t cap, int timed);
 void memsys_ring_release(struct idx_ring *q);
 
-/* A new request from the pool, its address mapped to channel, sub-partition,
- * L2 set and bank, DRAM bank and row; mi (NULL for L2-originated requests)
- * gives the SM, PC, warp slot, age and policy tag. */
-uint32_t memsys_new_req(struct mem_system *ms, const struct mem_inst *mi, uint64_t addr,
-                        uint32_t bytes, uint8_t kind, uint8_t dest, uint32_t inst);
+/* A new request from free list f (the shared one, ms->pool.free, or an LD/ST
+ * unit's own), its address mapped to channel, sub-partition, L2 set and
+ * bank, DRAM bank and row; mi (NULL for L2-originated requests) gives the SM,
+ * PC, warp slot, age and policy tag. */
+uint32_t memsys_new_req(struct mem_system *ms, struct mem_free *f, const struct mem_inst *mi,
+                        uint64_t addr, uint32_t bytes, uint8_t kind, uint8_t dest, uint32_t inst);
 
 #endif

@@ -127,7 +127,7 @@ static void fetch_line(struct mem_system *ms, const struct mem_req *r, uint8_t m
     if (c->l2_sector_bytes)
         bytes = (uint32_t)__builtin_popcount(mask) * c->l2_sector_bytes;
     uint64_t base = r->addr >> ms->l2_shift << ms->l2_shift;
-    uint32_t f = memsys_new_req(ms, NULL, base, bytes, MEM_REQ_READ, MEM_DEST_NONE, 0);
+    uint32_t f = memsys_new_req(ms, &ms->pool.free, NULL, base, bytes, MEM_REQ_READ, MEM_DEST_NONE, 0);
     struct mem_req *fr = &ms->pool.r[f];
     fr->tag = r->tag; /* the fetch carries the origin of the miss it serves */
     fr->sm = r->sm;
@@ -160,7 +160,7 @@ static void write_done(struct mem_system *ms, uint32_t q, uint32_t delay)
 {
     struct mem_req *r = &ms->pool.r[q];
     if (r->dest != MEM_DEST_ACK) {
-        mem_pool_release(&ms->pool, q);
+        mem_pool_release(&ms->pool, &ms->pool.free, q);
         return;
     }
     r->bytes = 0;
@@ -230,7 +230,7 @@ static int l2_serve(struct mem_system *ms, struct l2_sub *sb, uint32_t q)
         } else if (need & ~sb->sectors[li]) {
             /* sector miss: fetch the missing sectors */
             if (mshr_full(&sb->mshr) || !dram_can_accept(&ms->ch[r->channel], r->tag, 0) ||
-                ms->pool.nfree < 2)
+                ms->pool.free.n < 2)
                 return 0;
             /* the line is reserved again until the sectors arrive: it cannot be
              * evicted, and later requests for it merge into this fetch */
@@ -279,7 +279,7 @@ static int l2_serve(struct mem_system *ms, struct l2_sub *sb, uint32_t q)
         return 0;
     if (is_read && mshr_full(&sb->mshr))
         return 0;
-    if (ms->pool.nfree < 2)
+    if (ms->pool.free.n < 2)
         return 0;
     struct cache_victim v;
     int ar = cache_allocate(cc, set, line << shift, &ca, &way, &v);
@@ -298,7 +298,7 @@ static int l2_serve(struct mem_system *ms, struct l2_sub *sb, uint32_t q)
     if (v.valid && v.dirty) {
         ms->st.l2_writebacks++;
         port_use(ms, &sb->data_free, &ms->st.l2_data_port_busy_cycles, c->l2.line);
-        uint32_t w = memsys_new_req(ms, NULL, v.tag, c->l2.line, MEM_REQ_WRITE, MEM_DEST_NONE, 0);
+        uint32_t w = memsys_new_req(ms, &ms->pool.free, NULL, v.tag, c->l2.line, MEM_REQ_WRITE, MEM_DEST_NONE, 0);
         ms->pool.r[w].tag = r->tag; /* the write-back queues in the class of its miss */
         int ok = to_dram(ms, w, 0);
         ws_assert(ok); /* the miss checked room; the fetch then takes the spare slot */
@@ -343,7 +343,7 @@ static void l2_fill(struct mem_system *ms, uint32_t q)
         ring_push_t(&sb->out, t, ms->l2_now);
     }
     mshr_release(&sb->mshr, (uint32_t)m);
-    mem_pool_release(&ms->pool, q);
+    mem_pool_release(&ms->pool, &ms->pool.free, q);
 }
 
 void memsys_l2_tick(struct mem_system *ms)

@@ -43,7 +43,6 @@
  * - Instruction cache: a miss costs a fixed latency of one L2 hit round trip
  *   (2 x icnt_latency + l2 hit latency, converted to core cycles) plus the
  *   L1I hit latency; instruction traffic does not enter the crossbar. */
-#include "timing/memsys_ldst.h"
 
 #include <string.h>
 
@@ -78,12 +77,12 @@ static void emit(struct sm_mem *sm, uint32_t kind, int32_t slot, uint32_t pc, ui
  * hit a line the same (dynamic) warp allocated; merged when the line was
  * pending in an MSHR (a read merged into it, or a store).  A load miss probes the lost-locality victim
  * tags. */
-static void emit_access(struct mem_system *ms, struct sm_mem *sm, uint64_t line, int hit,
+static void emit_access(struct sm_mem *sm, uint64_t line, int hit,
                         int is_write, int own, int merged, uint64_t now)
 {
     const struct mem_inst *mi = &sm->cur;
     if (!hit && !is_write && lost_locality_miss(&sm->lost, (int32_t)mi->slot, mi->age, line))
-        ms->st.l1d_vta_hits++;
+        sm->st.l1d_vta_hits++;
     if (!sm->fn)
         return;
     struct sched_event ev = {.kind = SCHED_EV_L1D_ACCESS, .slot = (int32_t)mi->slot,
@@ -291,23 +290,23 @@ void memsys_issue(struct mem_system *ms, const struct mem_inst *mi, uint64_t now
 
 /* ------------------------------------------------------- LD/ST processing */
 
-static void inst_complete(struct mem_system *ms, struct sm_mem *sm, uint32_t idx, uint64_t now)
+static void inst_complete(struct sm_mem *sm, uint32_t idx, uint64_t now)
 {
     struct ldst_inst *in = &sm->inst[idx];
     ws_assert(in->used);
     if (in->pending || in->left)
         return;
     if (in->is_load && in->is_long) {
-        ms->st.mem_latency_sum += now + 1 - in->t_issue; /* the SM sees it at now + 1 */
-        ms->st.mem_latency_count++;
+        sm->st.mem_latency_sum += now + 1 - in->t_issue; /* the SM sees it at now + 1 */
+        sm->st.mem_latency_count++;
     }
     if (!in->l2_missed && in->l2_hits >= 2) {
         /* all its L2 data hit: the inter-bank divergence penalty (MeDiC Fig. 7) */
         uint64_t d = in->t_hit_last - in->t_hit_first;
-        ms->st.l2_hit_divergence_sum += d;
-        ms->st.l2_hit_divergence_count++;
-        if (d > ms->st.l2_hit_divergence_max)
-            ms->st.l2_hit_divergence_max = d;
+        sm->st.l2_hit_divergence_sum += d;
+        sm->st.l2_hit_divergence_count++;
+        if (d > sm->st.l2_hit_divergence_max)
+            sm->st.l2_hit_divergence_max = d;
     }
     ring_push(&sm->done, in->token);
     in->used = 0;
@@ -316,18 +315,27 @@ static void inst_complete(struct mem_system *ms, struct sm_mem *sm, uint32_t idx
     sm->inst_used--;
 }
 
-static void inst_data(struct mem_system *ms, struct sm_mem *sm, uint32_t idx, uint64_t now)
+static void inst_data(struct sm_mem *sm, uint32_t idx, uint64_t now)
 {
     ws_assert(sm->inst[idx].pending > 0);
     sm->inst[idx].pending--;
-    inst_complete(ms, sm, idx, now);
+    inst_complete(sm, idx, now);
 }
 
 static int missq_full(const struct sm_mem *sm) { return sm->missq.n >= sm->missq_size; }
 
-static int pool_ok_sm(const struct mem_system *ms, uint32_t n)
+/* The free list the unit allocates from and releases to: its own, or the
+ * shared one while the pool is tight (memsys.c, refill_units). */
+static struct mem_free *unit_free(struct mem_system *ms, struct sm_mem *sm)
 {
-    return ms->pool.nfree >= ms->pool_reserve + n;
+    return ms->pool_tight ? &ms->pool.free : &sm->free;
+}
+
+/* n requests can be allocated, leaving the L2's and DRAM's reserve.  While
+ * the pool is not tight the unit's own list always has them. */
+static int pool_ok_sm(const struct mem_system *ms, const struct sm_mem *sm, uint32_t n)
+{
+    return ms->pool_tight ? ms->pool.free.n >= ms->pool_reserve + n : sm->free.n >= n;
 }
 
 /* A read miss served without a cache line (the policy bypasses or refuses
@@ -336,12 +344,12 @@ static int pool_ok_sm(const struct mem_system *ms, uint32_t n)
 enum ro_kind { RO_L1C = 0, RO_L1D = 1, RO_L1T = 2 };
 
 /* The access/hit/miss/merge counters of the read-only caches. */
-static void ro_count(struct mem_system *ms, enum ro_kind k, int what)
+static void ro_count(struct sm_mem *sm, enum ro_kind k, int what)
 {
-    uint64_t *l1c[4] = {&ms->st.l1c_accesses, &ms->st.l1c_hits, &ms->st.l1c_misses,
-                        &ms->st.l1c_hit_reserved};
-    uint64_t *l1t[4] = {&ms->st.tex_cache_access, &ms->st.tex_cache_hit,
-                        &ms->st.tex_cache_miss, &ms->st.tex_cache_hit_reserved};
+    uint64_t *l1c[4] = {&sm->st.l1c_accesses, &sm->st.l1c_hits, &sm->st.l1c_misses,
+                        &sm->st.l1c_hit_reserved};
+    uint64_t *l1t[4] = {&sm->st.tex_cache_access, &sm->st.tex_cache_hit,
+                        &sm->st.tex_cache_miss, &sm->st.tex_cache_hit_reserved};
     uint64_t **t = k == RO_L1T ? l1t : l1c;
     (*t[0])++;
     (*t[what])++;
@@ -351,17 +359,17 @@ enum { RO_HIT = 1, RO_MISS = 2, RO_MERGED = 3 };
 static void uncached_read(struct mem_system *ms, struct sm_mem *sm, uint64_t line,
                           uint32_t shift, enum ro_kind kind, uint64_t now)
 {
-    uint32_t q = memsys_new_req(ms, &sm->cur, line << shift, 1u << shift, MEM_REQ_READ,
+    uint32_t q = memsys_new_req(ms, unit_free(ms, sm), &sm->cur, line << shift, 1u << shift, MEM_REQ_READ,
                                 MEM_DEST_INST, sm->cur_idx);
     ring_push(&sm->missq, q);
     sm->inst[sm->cur_idx].pending++;
     if (kind == RO_L1D) {
-        ms->st.l1d_accesses++;
-        ms->st.l1d_misses++;
-        ms->st.l1d_tagged_reads += sm->cur.policy_tag != 0;
-        emit_access(ms, sm, line, 0, 0, 0, 0, now);
+        sm->st.l1d_accesses++;
+        sm->st.l1d_misses++;
+        sm->st.l1d_tagged_reads += sm->cur.policy_tag != 0;
+        emit_access(sm, line, 0, 0, 0, 0, now);
     } else {
-        ro_count(ms, kind, RO_MISS);
+        ro_count(sm, kind, RO_MISS);
     }
 }
 
@@ -376,14 +384,14 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
     /* A retry after a reservation failure: while no reply has reached the
      * unit, the tags and MSHRs are as they were, so the probe would find the
      * same line state and only the failed condition can have changed. */
-    if (sm->retry == RETRY_MISS && (mshr_full(mt) || missq_full(sm) || !pool_ok_sm(ms, 2))) {
+    if (sm->retry == RETRY_MISS && (mshr_full(mt) || missq_full(sm) || !pool_ok_sm(ms, sm, 2))) {
         if (is_l1d)
-            ms->st.l1d_reservation_fails++;
+            sm->st.l1d_reservation_fails++;
         return 0;
     }
     if (sm->retry == RETRY_MERGE && !mshr_can_merge(mt, sm->retry_mshr)) {
         if (is_l1d)
-            ms->st.l1d_reservation_fails++;
+            sm->st.l1d_reservation_fails++;
         return 0;
     }
     sm->retry = RETRY_NONE;
@@ -401,18 +409,18 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
         ring_push_t(ring, sm->cur_idx, now + lat_m1(hit_lat));
         sm->inst[sm->cur_idx].pending++;
         if (is_l1d) {
-            ms->st.l1d_accesses++;
-            ms->st.l1d_hits++;
-            ms->st.l1d_tagged_reads += mi->policy_tag != 0;
-            ms->st.l1d_tagged_read_hits += mi->policy_tag != 0;
+            sm->st.l1d_accesses++;
+            sm->st.l1d_hits++;
+            sm->st.l1d_tagged_reads += mi->policy_tag != 0;
+            sm->st.l1d_tagged_read_hits += mi->policy_tag != 0;
             int own = c->owner_age[(size_t)set * c->assoc + way] == mi->age;
             if (own)
-                ms->st.l1d_intra_warp_hits++;
+                sm->st.l1d_intra_warp_hits++;
             else
-                ms->st.l1d_inter_warp_hits++;
-            emit_access(ms, sm, line, 1, 0, own, 0, now);
+                sm->st.l1d_inter_warp_hits++;
+            emit_access(sm, line, 1, 0, own, 0, now);
         } else {
-            ro_count(ms, kind, RO_HIT);
+            ro_count(sm, kind, RO_HIT);
         }
         return 1;
     }
@@ -421,7 +429,7 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
         ws_assert(m >= 0);
         if (!mshr_can_merge(mt, (uint32_t)m)) {
             if (is_l1d)
-                ms->st.l1d_reservation_fails++;
+                sm->st.l1d_reservation_fails++;
             sm->retry = RETRY_MERGE;
             sm->retry_mshr = (uint32_t)m;
             return 0;
@@ -429,19 +437,19 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
         mshr_add(mt, (uint32_t)m, sm->cur_idx);
         sm->inst[sm->cur_idx].pending++;
         if (is_l1d) {
-            ms->st.l1d_accesses++;
-            ms->st.l1d_hit_reserved++;
-            ms->st.l1d_tagged_reads += mi->policy_tag != 0;
-            emit_access(ms, sm, line, 0, 0, 0, 1, now);
+            sm->st.l1d_accesses++;
+            sm->st.l1d_hit_reserved++;
+            sm->st.l1d_tagged_reads += mi->policy_tag != 0;
+            emit_access(sm, line, 0, 0, 0, 1, now);
         } else {
-            ro_count(ms, kind, RO_MERGED);
+            ro_count(sm, kind, RO_MERGED);
         }
         return 1;
     }
     /* miss */
     if (is_l1d && cache_bypass(c, set, &ca)) {
-        if (missq_full(sm) || !pool_ok_sm(ms, 1)) {
-            ms->st.l1d_reservation_fails++;
+        if (missq_full(sm) || !pool_ok_sm(ms, sm, 1)) {
+            sm->st.l1d_reservation_fails++;
             return 0;
         }
         uncached_read(ms, sm, line, shift, RO_L1D, now);
@@ -449,9 +457,9 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
     }
     /* the miss queue physically holds one more entry than its logical size,
      * for the write-back of a dirty victim chosen below */
-    if (mshr_full(mt) || missq_full(sm) || !pool_ok_sm(ms, 2)) {
+    if (mshr_full(mt) || missq_full(sm) || !pool_ok_sm(ms, sm, 2)) {
         if (is_l1d)
-            ms->st.l1d_reservation_fails++;
+            sm->st.l1d_reservation_fails++;
         /* with a bypass hook the policy is asked again on every attempt */
         if (!is_l1d || !c->ops->bypass)
             sm->retry = RETRY_MISS;
@@ -465,38 +473,38 @@ static int cached_read(struct mem_system *ms, struct sm_mem *sm, struct cache *c
     }
     if (ar != 0) {
         if (is_l1d)
-            ms->st.l1d_reservation_fails++;
+            sm->st.l1d_reservation_fails++;
         return 0;
     }
     if (v.valid && is_l1d) {
-        ms->st.l1d_evictions++;
-        ms->st.l1d_tagged_evictions += v.fill_tag != 0;
-        ms->st.l1d_tagged_evictions_unused += v.fill_tag != 0 && !v.reused;
+        sm->st.l1d_evictions++;
+        sm->st.l1d_tagged_evictions += v.fill_tag != 0;
+        sm->st.l1d_tagged_evictions_unused += v.fill_tag != 0 && !v.reused;
         if (v.owner_slot >= 0)
             emit(sm, SCHED_EV_L1D_EVICT, v.owner_slot, 0, 0, v.owner_age, v.tag >> shift,
                  now);
         if (v.dirty) {
-            ms->st.l1d_writebacks++;
+            sm->st.l1d_writebacks++;
             ring_push(&sm->missq,
-                      memsys_new_req(ms, NULL, v.tag, 1u << shift, MEM_REQ_WRITE,
+                      memsys_new_req(ms, unit_free(ms, sm), NULL, v.tag, 1u << shift, MEM_REQ_WRITE,
                                      MEM_DEST_NONE, 0));
         }
     }
     uint32_t m = mshr_alloc(mt, line, way);
     mshr_add(mt, m, sm->cur_idx);
     sm->inst[sm->cur_idx].pending++;
-    ring_push(&sm->missq, memsys_new_req(ms, mi, line << shift, 1u << shift, MEM_REQ_READ,
+    ring_push(&sm->missq, memsys_new_req(ms, unit_free(ms, sm), mi, line << shift, 1u << shift, MEM_REQ_READ,
                                   is_l1d           ? MEM_DEST_L1D
                                   : kind == RO_L1T ? MEM_DEST_L1T
                                                    : MEM_DEST_L1C,
                                   0));
     if (is_l1d) {
-        ms->st.l1d_accesses++;
-        ms->st.l1d_misses++;
-        ms->st.l1d_tagged_reads += mi->policy_tag != 0;
-        emit_access(ms, sm, line, 0, 0, 0, 0, now);
+        sm->st.l1d_accesses++;
+        sm->st.l1d_misses++;
+        sm->st.l1d_tagged_reads += mi->policy_tag != 0;
+        emit_access(sm, line, 0, 0, 0, 0, now);
     } else {
-        ro_count(ms, kind, RO_MISS);
+        ro_count(sm, kind, RO_MISS);
     }
     return 1;
 }
@@ -508,7 +516,7 @@ static uint32_t store_req(struct mem_system *ms, struct sm_mem *sm, const struct
     int ack = ms->cfg.store_ack != 0;
     if (ack)
         sm->acks_pending[sm->cur.slot]++;
-    return memsys_new_req(ms, &sm->cur, a->addr, a->bytes, MEM_REQ_WRITE,
+    return memsys_new_req(ms, unit_free(ms, sm), &sm->cur, a->addr, a->bytes, MEM_REQ_WRITE,
                           ack ? MEM_DEST_ACK : MEM_DEST_NONE, 0);
 }
 
@@ -524,8 +532,8 @@ static int l1d_store(struct mem_system *ms, struct sm_mem *sm, const struct ldst
     int local = a->space == ACC_LOCAL;
     int r = ms->cfg.l1d_enabled || local ? cache_probe(c, set, line << shift, &way) : CACHE_MISS;
     int need_req = !(local && r == CACHE_HIT);
-    if (need_req && (missq_full(sm) || !pool_ok_sm(ms, 1))) {
-        ms->st.l1d_reservation_fails++;
+    if (need_req && (missq_full(sm) || !pool_ok_sm(ms, sm, 1))) {
+        sm->st.l1d_reservation_fails++;
         return 0;
     }
     if (!local)
@@ -537,16 +545,16 @@ static int l1d_store(struct mem_system *ms, struct sm_mem *sm, const struct ldst
     struct cache_access ca = {.line_addr = line, .pc = mi->pc, .sm = mi->sm,
                               .warp = (int32_t)mi->slot, .warp_age = mi->age, .is_write = 1,
                               .tag = mi->policy_tag};
-    ms->st.l1d_accesses++;
-    ms->st.l1d_writes++;
+    sm->st.l1d_accesses++;
+    sm->st.l1d_writes++;
     int own = 0;
     if (r == CACHE_HIT) {
-        ms->st.l1d_hits++;
+        sm->st.l1d_hits++;
         own = c->owner_age[(size_t)set * c->assoc + way] == mi->age;
         if (own)
-            ms->st.l1d_intra_warp_hits++;
+            sm->st.l1d_intra_warp_hits++;
         else
-            ms->st.l1d_inter_warp_hits++;
+            sm->st.l1d_inter_warp_hits++;
         if (local) {
             cache_touch(c, set, way, &ca);
             c->dirty[(size_t)set * c->assoc + way] = 1;
@@ -554,12 +562,12 @@ static int l1d_store(struct mem_system *ms, struct sm_mem *sm, const struct ldst
             cache_invalidate(c, set, way); /* evict on write */
         }
     } else if (r == CACHE_HIT_RESERVED) {
-        ms->st.l1d_hit_reserved++;
+        sm->st.l1d_hit_reserved++;
     } else {
-        ms->st.l1d_misses++;
-        ms->st.l1d_write_misses++;
+        sm->st.l1d_misses++;
+        sm->st.l1d_write_misses++;
     }
-    emit_access(ms, sm, line, r == CACHE_HIT, 1, own, r == CACHE_HIT_RESERVED, now);
+    emit_access(sm, line, r == CACHE_HIT, 1, own, r == CACHE_HIT_RESERVED, now);
     if (need_req)
         ring_push(&sm->missq, store_req(ms, sm, a));
     return 1;
@@ -575,8 +583,8 @@ static int ldst_access(struct mem_system *ms, struct sm_mem *sm, const struct ld
     case ACC_SHARED:
         if (sm->inst[sm->cur_idx].is_load && ring_full(&sm->smem_ring))
             return 0;
-        ms->st.smem_accesses++;
-        ms->st.smem_cycles += a->bytes;
+        sm->st.smem_accesses++;
+        sm->st.smem_cycles += a->bytes;
         sm->busy_until = now + a->bytes;
         if (sm->inst[sm->cur_idx].is_load) {
             ring_push_t(&sm->smem_ring, sm->cur_idx, now + a->bytes - 1 + lat_m1(c->smem_latency));
@@ -593,9 +601,9 @@ static int ldst_access(struct mem_system *ms, struct sm_mem *sm, const struct ld
         break;
     }
     if (mi->is_atomic) {
-        if (missq_full(sm) || !pool_ok_sm(ms, 1))
+        if (missq_full(sm) || !pool_ok_sm(ms, sm, 1))
             return 0;
-        ring_push(&sm->missq, memsys_new_req(ms, mi, a->addr, a->bytes, MEM_REQ_ATOMIC,
+        ring_push(&sm->missq, memsys_new_req(ms, unit_free(ms, sm), mi, a->addr, a->bytes, MEM_REQ_ATOMIC,
                                              MEM_DEST_INST, sm->cur_idx));
         sm->inst[sm->cur_idx].pending++;
         return 1;
@@ -603,9 +611,9 @@ static int ldst_access(struct mem_system *ms, struct sm_mem *sm, const struct ld
     if (mi->is_store)
         return l1d_store(ms, sm, a, now);
     if (!c->l1d_enabled && a->space == ACC_GLOBAL) {
-        if (missq_full(sm) || !pool_ok_sm(ms, 1))
+        if (missq_full(sm) || !pool_ok_sm(ms, sm, 1))
             return 0;
-        ring_push(&sm->missq, memsys_new_req(ms, mi, a->addr, a->bytes, MEM_REQ_READ, MEM_DEST_INST,
+        ring_push(&sm->missq, memsys_new_req(ms, unit_free(ms, sm), mi, a->addr, a->bytes, MEM_REQ_READ, MEM_DEST_INST,
                                       sm->cur_idx));
         sm->inst[sm->cur_idx].pending++;
         return 1;
@@ -629,7 +637,7 @@ static void ldst_step(struct mem_system *ms, struct sm_mem *sm, uint64_t now)
         uint32_t idx = sm->cur_idx;
         sm->cur_idx = MEM_REQ_NONE;
         sm->inst[idx].left = 0;
-        inst_complete(ms, sm, idx, now);
+        inst_complete(sm, idx, now);
     }
 }
 
@@ -662,7 +670,7 @@ static int sm_reply(struct mem_system *ms, struct sm_mem *sm, uint32_t q, uint64
     sm->retry = RETRY_NONE; /* a fill or an MSHR release may change the access */
     if (r->dest == MEM_DEST_INST) {
         inst_l2_reply(sm, r->inst, r, now);
-        inst_data(ms, sm, r->inst, now);
+        inst_data(sm, r->inst, now);
         return 1;
     }
     int l1d = r->dest == MEM_DEST_L1D, l1t = r->dest == MEM_DEST_L1T;
@@ -696,17 +704,17 @@ void memsys_ldst_cycle(struct mem_system *ms, uint32_t s, uint64_t now)
     if (!sm->inst_used && ring_empty(in))
         return; /* idle */
     if (ring_ready(in, ms->icnt_now) && sm_reply(ms, sm, ring_head(in), now))
-        mem_pool_release(&ms->pool, ring_pop(in));
+        mem_pool_release(&ms->pool, unit_free(ms, sm), ring_pop(in));
     ldst_step(ms, sm, now);
     /* after the unit: a 1-cycle latency completes within this cycle */
     while (ring_ready(&sm->l1_ring, now))
-        inst_data(ms, sm, ring_pop(&sm->l1_ring), now);
+        inst_data(sm, ring_pop(&sm->l1_ring), now);
     while (ring_ready(&sm->l1c_ring, now))
-        inst_data(ms, sm, ring_pop(&sm->l1c_ring), now);
+        inst_data(sm, ring_pop(&sm->l1c_ring), now);
     while (ring_ready(&sm->l1t_ring, now))
-        inst_data(ms, sm, ring_pop(&sm->l1t_ring), now);
+        inst_data(sm, ring_pop(&sm->l1t_ring), now);
     while (ring_ready(&sm->smem_ring, now))
-        inst_data(ms, sm, ring_pop(&sm->smem_ring), now);
+        inst_data(sm, ring_pop(&sm->smem_ring), now);
 }
 
 int memsys_pop_done(struct mem_system *ms, uint32_t sm, uint32_t *token)

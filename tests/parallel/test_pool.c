@@ -1,7 +1,8 @@
 /* test_pool.c: the parallel engine's worker pool (src/timing/engine_par.c)
  * runs every index of every round exactly once, on any number of threads,
- * also when a thread is slow (its chunk is then run by the others), and a
- * round returns only when all its indices are done. */
+ * also when a thread is slow (its chunk is then run by the others), a job
+ * learns which thread runs it, and a round returns only when all its
+ * indices are done. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -20,11 +21,14 @@ struct count {
     uint32_t round;           /* the round the caller opened */
     _Atomic uint32_t stale;   /* jobs that ran after their round returned */
     uint32_t slow_job;        /* index that sleeps, or MAX_JOBS */
+    uint32_t threads;         /* the pool's: a job's thread index is below */
 };
 
-static void job(void *ctx, uint32_t i)
+static void job(void *ctx, uint32_t i, uint32_t thread)
 {
     struct count *c = ctx;
+    if (thread >= c->threads)
+        atomic_fetch_add(&c->stale, 1);
     if (i == c->slow_job) {
         struct timespec ts = {0, 200000}; /* 0.2 ms: far beyond a round's work */
         nanosleep(&ts, NULL);
@@ -42,6 +46,7 @@ static void check_rounds(uint32_t threads, uint32_t n, uint32_t rounds, uint32_t
         atomic_store(&c.runs[i], 0);
     atomic_store(&c.stale, 0);
     c.slow_job = slow_job;
+    c.threads = threads;
     struct par_pool *p = par_new(threads);
     assert_int_equal(par_threads(p), threads);
     for (uint32_t r = 0; r < rounds; r++) {

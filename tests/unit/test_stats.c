@@ -193,6 +193,30 @@ static void test_ratio_json_precision(void **state)
     stats_free(s);
 }
 
+/* A running maximum kept per SM: the largest copy, and per-kernel
+ * differences of it. */
+static void test_counter_max(void **state)
+{
+    (void)state;
+    struct fake_sm sm[3] = {{.insn = 4}, {.insn = 9}, {.insn = 2}};
+    struct stats *s = stats_new();
+    stats_counter_max(s, "gap_max", "largest gap", &sm[0].insn, 3, sizeof sm[0]);
+    stats_counter(s, "gap_sum", "gaps", &sm[0].insn, 3, sizeof sm[0]);
+    uint64_t v = 0;
+    assert_int_equal(stats_get_u64(s, "gap_max", &v), 0);
+    assert_int_equal(v, 9);
+    assert_int_equal(stats_get_u64(s, "gap_sum", &v), 0);
+    assert_int_equal(v, 15);
+    stats_kernel_end(s, "k0");
+    sm[2].insn = 12; /* a new maximum on another SM */
+    stats_kernel_end(s, "k1");
+    char *json = render(stats_print_kernels_json, s);
+    assert_non_null(strstr(json, "\"gap_max\": 9,")); /* k0 */
+    assert_non_null(strstr(json, "\"gap_max\": 3,")); /* k1: 12 - 9 */
+    free(json);
+    stats_free(s);
+}
+
 /* A weighted sum of counters (energies: events x energy per event), a ratio
  * over it, and both taken per kernel from the kernel's own counts. */
 static void test_weighted_sum(void **state)
@@ -270,6 +294,7 @@ int main(void)
         cmocka_unit_test(test_histogram_and_json),  cmocka_unit_test(test_kernel_snapshots),
         cmocka_unit_test(test_timeline_csv),        cmocka_unit_test(test_ratio_json_precision),
         cmocka_unit_test(test_duplicate_panics),    cmocka_unit_test(test_weighted_sum),
+        cmocka_unit_test(test_counter_max),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
