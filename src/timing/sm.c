@@ -828,9 +828,11 @@ int sm_cycle(struct sm *sm, uint64_t now, struct err *e)
     sm->progressed = 0;
     sm->ldst_used = 0;
     sm->now = now;
-    for (uint32_t i = 0; i < sm->nstarting; i++) /* in the order they were placed */
-        cta_start(sm, sm->starting[i]);
-    sm->nstarting = 0;
+    if (sm->nstarting) {
+        for (uint32_t i = 0; i < sm->nstarting; i++) /* in the order they were placed */
+            cta_start(sm, sm->starting[i]);
+        sm->nstarting = 0;
+    }
     if (!sm->used_ctas && !sm->wheel_pending) {
         for (uint32_t u = 0; u < sm->nunits; u++)
             classify(sm, &sm->units[u], CLS_NO_INST, 1);

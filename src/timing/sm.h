@@ -209,20 +209,20 @@ struct sm {
     uint64_t *want_fetch; /* bitset over slots: instruction buffer has room */
     uint64_t *fetch_waiting; /* bitset over slots: sm_warp.fetch_wait (next-event scan) */
     uint32_t fetch_rr;
-    uint32_t *starting;   /* [nctas] CTA slots sm_cta_launch placed, warps not built yet */
-    uint32_t nstarting;
     uint64_t busy_since; /* cycle the first of the resident CTAs arrived */
     uint64_t next_age;
     uint32_t unit_rr;
     uint32_t ldst_used;  /* memory instructions accepted this cycle */
     struct mem_inst mi;  /* scratch for memsys_issue */
 
-    /* What the engine reads every cycle (dispatch, busy and progress flags),
-     * in a line of its own: in the parallel engine the serial phase reads it
-     * while the SM's thread writes the lines around it. */
-    _Alignas(CACHE_LINE) uint32_t used_threads, used_warps, used_regs, used_shared, used_ctas;
     uint8_t progressed; /* issued, fetched, completed something this cycle */
     uint64_t wheel_pending;
+    /* What the dispatch reads every cycle, in a line of its own that the SM
+     * writes only when a CTA starts or ends (and sm_cta_launch): in the
+     * parallel engine the dispatch runs on another thread than the SM. */
+    _Alignas(CACHE_LINE) uint32_t used_threads, used_warps, used_regs, used_shared, used_ctas;
+    uint32_t *starting;   /* [nctas] CTA slots sm_cta_launch placed, warps not built yet */
+    uint32_t nstarting;
 
     _Alignas(CACHE_LINE) struct sm_counters c;
 };
