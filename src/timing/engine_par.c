@@ -55,7 +55,7 @@ struct par_pool {
     struct par_chunk *chunk; /* [n] */
     par_job_fn fn;
     void *ctx;
-    uint32_t jobs;                           /* indices of the round */
+    _Atomic uint32_t jobs; /* indices of the round (a late worker may read it as the next opens) */
     _Alignas(CACHE_LINE) _Atomic uint32_t round; /* generation: a new round opened */
     _Atomic uint32_t sleepers;               /* workers asleep on round */
     _Atomic int quit;
@@ -125,8 +125,9 @@ static int take(struct par_pool *p, uint32_t c, uint32_t r, int back, uint32_t *
         if (rr != r) {
             if ((int32_t)(rr - r) > 0)
                 return 0;
-            f = chunk_lo(p, p->jobs, c);
-            b = chunk_lo(p, p->jobs, c + 1);
+            uint32_t n = atomic_load_explicit(&p->jobs, memory_order_relaxed);
+            f = chunk_lo(p, n, c);
+            b = chunk_lo(p, n, c + 1);
         }
         if (f >= b)
             return 0;
@@ -156,7 +157,10 @@ static void run_round(struct par_pool *p, uint32_t id, uint32_t r)
     uint32_t did = 0;
     for (uint32_t k = 0; k < p->n; k++)
         did += run_chunk(p, id, (id + k) % p->n, r, k != 0);
-    if (did && atomic_fetch_add(&p->done, did) + did == p->jobs && atomic_load(&p->waiting))
+    if (!did)
+        return;
+    uint32_t n = atomic_load_explicit(&p->jobs, memory_order_relaxed); /* before done moves */
+    if (atomic_fetch_add(&p->done, did) + did == n && atomic_load(&p->waiting))
         futex_wake_all(&p->done);
 }
 
@@ -228,7 +232,7 @@ void par_run(struct par_pool *p, par_job_fn fn, void *ctx, uint32_t n)
         panic("par_run: %u jobs, at most %u", n, PAR_MAX_JOBS);
     p->fn = fn;
     p->ctx = ctx;
-    p->jobs = n;
+    atomic_store_explicit(&p->jobs, n, memory_order_relaxed); /* published by open_round */
     atomic_store(&p->done, 0);
     uint32_t r = atomic_load(&p->round) + 1;
     open_round(p);
