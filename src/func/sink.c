@@ -36,11 +36,8 @@ void func_sink_apply(struct func_sink *s)
     s->nops = 0;
 }
 
-void func_sink_merge(struct func_sink *s, struct func_kernel *k)
+void func_sink_restart(struct func_sink *s)
 {
-    if (!s->warp_insn && !s->nsteps)
-        return; /* not even a write: the SM's thread owns the line */
-    k->warp_insn += s->warp_insn;
     s->warp_insn = 0;
     s->nsteps = 0;
 }

@@ -53,11 +53,11 @@ struct func_sink_step {
     uint32_t pc;
 };
 
-/* The SM's thread writes st alone; the engine's serial merge reads and clears
- * the fields after it every cycle: they live in different cache lines. */
+/* The SM's thread writes st alone; the engine's serial merge reads the fields
+ * after it (and clears the log): they live in different cache lines. */
 struct func_sink {
     _Alignas(CACHE_LINE) struct func_stats st; /* counters of the steps since the last func_sink_flush */
-    _Alignas(CACHE_LINE) uint64_t warp_insn; /* warp steps since the last func_sink_merge (func_kernel.warp_insn) */
+    _Alignas(CACHE_LINE) uint64_t warp_insn; /* warp steps since the last func_sink_restart (func_kernel.warp_insn) */
     struct func_deferred *ops;
     size_t nops, ops_cap;
     struct func_sink_step *steps; /* the completed steps since then, in order */
@@ -66,9 +66,10 @@ struct func_sink {
 
 /* Perform the logged device-memory operations in order and forget them. */
 void func_sink_apply(struct func_sink *s);
-/* Add the sink's step count to k->warp_insn, then clear it and the steps
- * (every cycle: the limit and %globaltimer-free kernels need no more). */
-void func_sink_merge(struct func_sink *s, struct func_kernel *k);
+/* Forget the step count and the steps, which the caller has added to the
+ * launch's (every cycle, by the thread that runs the sink's SM, before it
+ * steps again: the limit and %globaltimer-free kernels need no more). */
+void func_sink_restart(struct func_sink *s);
 /* Add the sink's counters to st and clear them (before anyone reads st). */
 void func_sink_flush(struct func_sink *s, struct func_stats *st);
 void func_sink_free(struct func_sink *s);

@@ -579,8 +579,7 @@ static void sm_job(void *ctx, uint32_t i, uint32_t th)
     struct par_sm *ps = &t->par_sms[i];
     struct func_sink *sk = &ps->sink;
     struct sm *sm = &t->sms[i];
-    sk->warp_insn = 0; /* the last merge took them (par_merge) */
-    sk->nsteps = 0;
+    func_sink_restart(sk); /* the last merge took its steps (par_merge) */
     int rc = sm_cycle(sm, t->par_now, &ps->err);
     if (rc != WS_OK) {
         ps->rc = rc;
