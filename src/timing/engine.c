@@ -21,7 +21,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "analysis/phase.h"
 #include "base/alloc.h"
@@ -531,18 +530,11 @@ static void par_prepare(struct timing *t, uint32_t n)
         t->par_sms = xcalloc_lines(t->nsms, sizeof *t->par_sms);
 }
 
-static uint64_t mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static void tune_start(struct par_tune *u, int on, uint64_t len)
 {
     u->on = on;
     u->left = u->len = len;
-    u->t0 = mono_ns();
+    u->t0 = par_clock_ns();
 }
 
 /* An epoch ended: after a serial one probe the parallel cycle; after a
@@ -550,7 +542,7 @@ static void tune_start(struct par_tune *u, int on, uint64_t len)
  * serial figure briefly), else go back to serial for longer and longer. */
 static void tune_next(struct timing *t, struct par_tune *u)
 {
-    u->ns[u->on] = (mono_ns() - u->t0) / u->len;
+    u->ns[u->on] = (par_clock_ns() - u->t0) / u->len;
     if (!u->on) {
         tune_start(u, 1, u->backoff > 1 ? TUNE_PROBE : u->ns[1] ? TUNE_LONG : TUNE_PROBE);
     } else if (u->ns[1] < u->ns[0]) {

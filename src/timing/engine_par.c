@@ -55,8 +55,11 @@ struct par_pool {
     struct par_chunk *chunk; /* [n] */
     par_job_fn fn;
     void *ctx;
-    _Atomic uint32_t jobs; /* indices of the round (a late worker may read it as the next opens) */
-    _Alignas(CACHE_LINE) _Atomic uint32_t round; /* generation: a new round opened */
+    /* the round being opened or run (high 32 bits) and its number of
+     * indices, in one word: a thread sets a chunk afresh only from the
+     * size of the round it is working for */
+    _Atomic uint64_t round_jobs;
+    _Alignas(CACHE_LINE) _Atomic uint32_t round; /* generation: a new round opened (futex word) */
     _Atomic uint32_t sleepers;               /* workers asleep on round */
     _Atomic int quit;
     _Alignas(CACHE_LINE) _Atomic uint32_t done; /* indices of the round finished */
@@ -85,7 +88,7 @@ static inline void cpu_relax(void)
 #endif
 }
 
-static uint64_t mono_ns(void)
+uint64_t par_clock_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -99,7 +102,7 @@ static int keep_polling(uint32_t *polls, uint64_t *t0)
     cpu_relax();
     if (++*polls % PAR_POLLS)
         return 1;
-    uint64_t now = mono_ns();
+    uint64_t now = par_clock_ns();
     if (!*t0)
         *t0 = now;
     return now - *t0 < PAR_SPIN_NS;
@@ -125,9 +128,11 @@ static int take(struct par_pool *p, uint32_t c, uint32_t r, int back, uint32_t *
         if (rr != r) {
             if ((int32_t)(rr - r) > 0)
                 return 0;
-            uint32_t n = atomic_load_explicit(&p->jobs, memory_order_relaxed);
-            f = chunk_lo(p, n, c);
-            b = chunk_lo(p, n, c + 1);
+            uint64_t rj = atomic_load(&p->round_jobs);
+            if ((uint32_t)(rj >> 32) != r)
+                return 0; /* a later round is being opened: this one is over */
+            f = chunk_lo(p, (uint32_t)rj, c);
+            b = chunk_lo(p, (uint32_t)rj, c + 1);
         }
         if (f >= b)
             return 0;
@@ -159,7 +164,8 @@ static void run_round(struct par_pool *p, uint32_t id, uint32_t r)
         did += run_chunk(p, id, (id + k) % p->n, r, k != 0);
     if (!did)
         return;
-    uint32_t n = atomic_load_explicit(&p->jobs, memory_order_relaxed); /* before done moves */
+    /* round r is not over before this addition: its size is still there */
+    uint32_t n = (uint32_t)atomic_load(&p->round_jobs);
     if (atomic_fetch_add(&p->done, did) + did == n && atomic_load(&p->waiting))
         futex_wake_all(&p->done);
 }
@@ -232,9 +238,9 @@ void par_run(struct par_pool *p, par_job_fn fn, void *ctx, uint32_t n)
         panic("par_run: %u jobs, at most %u", n, PAR_MAX_JOBS);
     p->fn = fn;
     p->ctx = ctx;
-    atomic_store_explicit(&p->jobs, n, memory_order_relaxed); /* published by open_round */
     atomic_store(&p->done, 0);
     uint32_t r = atomic_load(&p->round) + 1;
+    atomic_store(&p->round_jobs, (uint64_t)r << 32 | n);
     open_round(p);
     run_round(p, 0, r);
     uint32_t polls = 0;

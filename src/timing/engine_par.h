@@ -29,6 +29,9 @@ void par_run(struct par_pool *p, par_job_fn fn, void *ctx, uint32_t n);
 /* The threads of a pool (the caller included). */
 uint32_t par_threads(const struct par_pool *p);
 
+/* Monotonic time in nanoseconds (the pool's waits, the engine's tuning). */
+uint64_t par_clock_ns(void);
+
 /* The cores this process may run on (its affinity mask; else the machine's
  * online cores; at least 1). */
 uint32_t par_cores(void);

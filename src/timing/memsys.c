@@ -161,7 +161,8 @@ static uint32_t pool_free(const struct mem_system *ms)
 
 /* An LD/ST unit's own free list (sm_mem.free) is refilled to MAGAZINE_FILL
  * entries when it has fewer than MAGAZINE_LOW, and drained back to that when
- * it has more than MAGAZINE_HIGH, between cycles and in SM order.  An access
+ * it has more than MAGAZINE_HIGH, at the end of each cycle (after the L2 and
+ * DRAM have allocated theirs) and in SM order.  An access
  * allocates two requests at most (a miss and a write-back), so a unit never
  * runs dry within a cycle, and every unit's allocation succeeds, as it would
  * from one shared list, while the pool has plenty left: more than the L2's
@@ -591,7 +592,6 @@ uint64_t memsys_cycle_begin(struct mem_system *ms, uint64_t now)
 
 void memsys_cycle_end(struct mem_system *ms)
 {
-    refill_units(ms);
     ms->acc_icnt += ms->f_icnt;
     while (ms->acc_icnt >= ms->f_core) {
         ms->acc_icnt -= ms->f_core;
@@ -612,6 +612,10 @@ void memsys_cycle_end(struct mem_system *ms)
         for (uint32_t i = 0; i < ms->n_ch; i++)
             dram_cycle(&ms->ch[i], &ms->pool, ms->dram_now);
     }
+    /* last: between here and the units' next cycle nothing allocates (the
+     * SMs only hand instructions to their units), so the units see the pool
+     * as refill_units left it */
+    refill_units(ms);
 }
 
 void memsys_cycle(struct mem_system *ms, uint64_t now)

@@ -88,8 +88,8 @@ void memsys_cycle(struct mem_system *ms, uint64_t now);
  *   reply network (L1 fill or direct completion), advances the current
  *   instruction by one access and completes data whose latency has elapsed;
  *   it touches that unit alone (its own counters and request free list);
- * - memsys_cycle_end: the units' free lists are refilled or drained (in SM
- *   order), then the interconnect, the L2 slices and DRAM step. */
+ * - memsys_cycle_end: the interconnect, the L2 slices and DRAM step, then
+ *   the units' free lists are refilled or drained (in SM order). */
 uint64_t memsys_cycle_begin(struct mem_system *ms, uint64_t now);
 void memsys_ldst_cycle(struct mem_system *ms, uint32_t s, uint64_t now);
 void memsys_cycle_end(struct mem_system *ms);

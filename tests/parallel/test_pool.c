@@ -83,11 +83,36 @@ static void test_slow_thread(void **state)
     }
 }
 
+/* Rounds of changing sizes on one pool, some with fewer indices than
+ * threads (empty chunks): a chunk is set afresh from its own round's size,
+ * so no index runs twice or in a round that is over. */
+static void test_changing_sizes(void **state)
+{
+    (void)state;
+    static struct count c;
+    struct par_pool *p = par_new(4);
+    c.slow_job = MAX_JOBS;
+    c.threads = 4;
+    const uint32_t sizes[] = {1, 17, 2, 40, 0, 3, 9, 4};
+    for (uint32_t r = 0; r < 4000; r++) {
+        uint32_t n = sizes[r % 8];
+        for (uint32_t i = 0; i < MAX_JOBS; i++)
+            atomic_store(&c.runs[i], 0);
+        c.round = 0;
+        par_run(p, job, &c, n);
+        for (uint32_t i = 0; i < MAX_JOBS; i++)
+            assert_int_equal(atomic_load(&c.runs[i]), i < n);
+    }
+    par_free(p);
+    assert_int_equal(atomic_load(&c.stale), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_index_once),
         cmocka_unit_test(test_slow_thread),
+        cmocka_unit_test(test_changing_sizes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
