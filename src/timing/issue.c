@@ -168,6 +168,8 @@ void issue_dispatch(struct sm *sm, uint32_t slot, const struct func_trace *tr, u
         w->pend_wb++;
         sm->c.alu_inflight++;
     }
+    if (!sm_wants(sm, SCHED_EV_ISSUE))
+        return;
     /* the warp's next PC after this (sub-)warp (the same PC while sub-warps
      * of the instruction remain) and whether a branch went elsewhere */
     uint32_t nact;

@@ -397,6 +397,7 @@ int memsys_new(const struct gpu_config *cfg, const struct dev_mem *mem, struct s
     ms->f_dram = mhz_to_khz(c->dram_mhz);
     ms->flit = c->icnt_flit_bytes;
     ms->sm = xcalloc_lines(ms->n_sms, sizeof *ms->sm);
+    ms->l2_listen = xcalloc(ms->n_sms, sizeof *ms->l2_listen);
     ms->sub = xcalloc(ms->n_sub, sizeof *ms->sub);
     ms->ch = xcalloc(ms->n_ch, sizeof *ms->ch);
     for (uint32_t i = 0; i < ms->n_sms; i++)
@@ -548,16 +549,22 @@ void memsys_free(struct mem_system *ms)
     free(ms->pb_l2.mem);
     free(ms->pb_dram.mem);
     free(ms->sm);
+    free(ms->l2_listen);
     free(ms->sub);
     free(ms->ch);
     free(ms);
 }
 
-void memsys_set_listener(struct mem_system *ms, uint32_t sm, memsys_listener fn, void *ctx)
+void memsys_set_listener(struct mem_system *ms, uint32_t sm, memsys_listener fn, void *ctx,
+                         uint32_t kinds)
 {
     ws_assert(sm < ms->n_sms);
+    if (!kinds)
+        fn = NULL;
     ms->sm[sm].fn = fn;
     ms->sm[sm].fn_ctx = ctx;
+    ms->sm[sm].fn_kinds = fn ? kinds : 0;
+    ms->l2_listen[sm] = fn && (kinds & SCHED_EV_BIT(SCHED_EV_L2_ACCESS));
 }
 
 /* ------------------------------------------------------------------ clocks */

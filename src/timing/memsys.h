@@ -55,8 +55,11 @@ int memsys_new(const struct gpu_config *cfg, const struct dev_mem *mem, struct s
 void memsys_free(struct mem_system *ms);
 
 /* Events (L1D access with hit/miss, L1D eviction naming the warp slot that
- * allocated the line) for the policies of SM sm; ev->slot is the SM warp slot. */
-void memsys_set_listener(struct mem_system *ms, uint32_t sm, memsys_listener fn, void *ctx);
+ * allocated the line, ...) of the kinds in `kinds` (SCHED_EV_BIT of each) for
+ * the policies of SM sm; ev->slot is the SM warp slot.  Other kinds are not
+ * built. */
+void memsys_set_listener(struct mem_system *ms, uint32_t sm, memsys_listener fn, void *ctx,
+                         uint32_t kinds);
 
 /* Can SM sm's LD/ST unit accept an instruction this cycle? */
 int memsys_can_issue(const struct mem_system *ms, uint32_t sm);

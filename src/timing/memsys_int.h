@@ -88,8 +88,9 @@ struct sm_mem {
     struct mshr_table l1d_mshr, l1c_mshr, l1t_mshr;
     uint64_t *l1i_ready;        /* [sets * assoc] core cycle the line arrives */
     struct lost_locality lost;  /* victim tags as a statistic (lost_locality.h) */
-    memsys_listener fn;
+    memsys_listener fn;         /* NULL: no kind is listened to */
     void *fn_ctx;
+    uint32_t fn_kinds;          /* SCHED_EV_BIT of the kinds fn takes */
     /* The unit's own request free list (mem_req.h): the unit allocates and
      * releases here unless the pool is tight; memsys_cycle_end refills and
      * drains it from and into the shared list (memsys.c, refill_units). */
@@ -142,6 +143,8 @@ struct mem_system {
     uint32_t n_sms, n_sub, n_ch, pool_reserve;
     int pool_tight;             /* the units allocate from pool.free (memsys.c, refill_units) */
     struct sm_mem *sm;
+    uint8_t *l2_listen;         /* [n_sms] 1: the SM's policies take SCHED_EV_L2_ACCESS (read
+                                   by the serial L2 without touching the SM's lines) */
     struct l2_sub *sub;
     struct dram_channel *ch;
     struct icnt_net req_net, rep_net;

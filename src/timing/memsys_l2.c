@@ -142,11 +142,9 @@ static void fetch_line(struct mem_system *ms, const struct mem_req *r, uint8_t m
 /* SCHED_EV_L2_ACCESS for the policies of the SM whose warp sent r. */
 static void l2_emit(struct mem_system *ms, const struct mem_req *r, int hit)
 {
-    if (r->slot < 0)
+    if (r->slot < 0 || !ms->l2_listen[r->sm])
         return;
     const struct sm_mem *sm = &ms->sm[r->sm];
-    if (!sm->fn)
-        return;
     struct sched_event ev = {.kind = SCHED_EV_L2_ACCESS, .slot = r->slot, .pc = r->pc,
                              .age = r->age, .addr = r->addr >> ms->l2_shift,
                              .hit = (uint8_t)hit, .is_write = r->kind != MEM_REQ_READ,

@@ -66,7 +66,7 @@ static void emit(struct sm_mem *sm, uint32_t kind, int32_t slot, uint32_t pc, ui
         lost_locality_evict(&sm->lost, slot, age, line);
     else if (kind == SCHED_EV_STORE)
         lost_locality_store(&sm->lost, line);
-    if (!sm->fn)
+    if (!(sm->fn_kinds >> kind & 1))
         return;
     struct sched_event ev = {.kind = kind, .slot = slot, .pc = pc, .cta = cta, .age = age,
                              .addr = line, .now = now};
@@ -83,7 +83,7 @@ static void emit_access(struct sm_mem *sm, uint64_t line, int hit,
     const struct mem_inst *mi = &sm->cur;
     if (!hit && !is_write && lost_locality_miss(&sm->lost, (int32_t)mi->slot, mi->age, line))
         sm->st.l1d_vta_hits++;
-    if (!sm->fn)
+    if (!(sm->fn_kinds & SCHED_EV_BIT(SCHED_EV_L1D_ACCESS)))
         return;
     struct sched_event ev = {.kind = SCHED_EV_L1D_ACCESS, .slot = (int32_t)mi->slot,
                              .pc = mi->pc, .cta = mi->cta, .age = mi->age, .addr = line,
@@ -241,7 +241,7 @@ void memsys_issue(struct mem_system *ms, const struct mem_inst *mi, uint64_t now
         add_coalesced(sm, g, mg, size, sect || (!c->l1d_enabled && !mi->is_store), ACC_GLOBAL);
     if (ml)
         add_coalesced(sm, lo, ml, size, sect, ACC_LOCAL);
-    if ((mg | ml) && sm->fn) {
+    if ((mg | ml) && (sm->fn_kinds & SCHED_EV_BIT(SCHED_EV_MEM_ISSUE))) {
         /* the policies see the global/local part: lanes and coalesced accesses */
         uint32_t n_gl = sm->nacc - (msh ? 1u : 0u);
         struct sched_event ev = {.kind = SCHED_EV_MEM_ISSUE, .slot = (int32_t)mi->slot,

@@ -28,7 +28,7 @@ static int iclass_is_mem(unsigned c)
 static void unit_event(struct sm *sm, uint32_t unit, struct sched_event *ev)
 {
     struct sm_sched_unit *U = &sm->units[unit];
-    if (U->ops->on_event)
+    if (U->ops->events >> ev->kind & 1)
         U->ops->on_event(U->priv, ev);
 }
 
@@ -38,10 +38,12 @@ static void unit_event(struct sm *sm, uint32_t unit, struct sched_event *ev)
  * the event has no slot. */
 static void sm_event(struct sm *sm, struct sched_event *ev, int all)
 {
+    if (!(sm->ev_kinds >> ev->kind & 1))
+        return;
     int known = ev->slot >= 0 && (uint32_t)ev->slot < sm->nslots;
     if (!known)
         ev->slot = -1;
-    if (sm->cls_ops->on_event)
+    if (sm->cls_ops->events >> ev->kind & 1)
         sm->cls_ops->on_event(sm->cls_priv, ev);
     if (!known) {
         for (uint32_t u = 0; u < sm->nunits; u++)
@@ -76,6 +78,8 @@ void sm_warp_event(struct sm *sm, int32_t slot, struct sched_event *ev)
 
 void sm_slot_event(struct sm *sm, int32_t slot, uint32_t kind, uint32_t pc, uint64_t now)
 {
+    if (!sm_wants(sm, kind))
+        return;
     struct sched_event ev;
     memset(&ev, 0, sizeof ev);
     ev.kind = kind;
@@ -239,7 +243,10 @@ int sm_init(struct sm *sm, uint32_t id, const struct gpu_config *cfg, struct mem
         if (rc != WS_OK)
             return rc;
     }
-    memsys_set_listener(ms, id, mem_listener, sm);
+    sm->ev_kinds = sm->cls_ops->on_event ? sm->cls_ops->events : 0;
+    for (uint32_t u = 0; u < sm->nunits; u++)
+        sm->ev_kinds |= sm->units[u].ops->on_event ? sm->units[u].ops->events : 0;
+    memsys_set_listener(ms, id, mem_listener, sm, sm->ev_kinds);
     return WS_OK;
 }
 
@@ -344,7 +351,7 @@ void sm_launch_begin(struct sm *sm, struct timing_launch *L, uint32_t nregs, uin
     ev.slot = -1;
     ev.kernel = &sm->cls_kinfo;
     ev.now = now;
-    if (sm->cls_ops->on_event)
+    if (sm->cls_ops->events >> ev.kind & 1)
         sm->cls_ops->on_event(sm->cls_priv, &ev);
     for (uint32_t u = 0; u < sm->nunits; u++) {
         ev.kernel = &sm->units[u].kinfo;

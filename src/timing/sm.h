@@ -176,6 +176,7 @@ struct sm {
     struct sched_kernel kinfo; /* what the policies know of the current launch */
     const struct classify_ops *cls_ops; /* the request classifier (sm.classifier) */
     void *cls_priv;
+    uint32_t ev_kinds; /* SCHED_EV_BIT of the kinds any of the SM's policies reads */
     struct sched_kernel cls_kinfo;      /* kinfo with the classifier's scratch */
     struct classify_board board;        /* per-warp tag and score, read by the units */
     char *scratch;                      /* the policies' per-kernel scratch areas */
@@ -270,6 +271,12 @@ int sm_busy(const struct sm *sm);
 
 /* ---- for the issue path (timing/issue.c) ---- */
 
+/* Does any of the SM's policies read events of this kind?  Events of other
+ * kinds are dropped, so a caller may skip building them. */
+static inline int sm_wants(const struct sm *sm, uint32_t kind)
+{
+    return (int)(sm->ev_kinds >> kind & 1);
+}
 /* A policy event about SM slot `slot` (every unit when slot < 0). */
 void sm_slot_event(struct sm *sm, int32_t slot, uint32_t kind, uint32_t pc, uint64_t now);
 /* The same with a filled-in event (kind, pc, now and kind-specific fields):

@@ -159,7 +159,15 @@ struct sched_inst {
     void *priv;
     void *scratch;
     struct sched_kernel k;
+    int filtered; /* deliver only the kinds of ops->events, as the SM does */
 };
+
+/* Is an event of `kind` delivered to a policy with these `on_event` and
+ * `events` (everything, unfiltered: what a policy must not depend on)? */
+static int delivered(int filtered, int has_event, uint32_t events, uint32_t kind)
+{
+    return has_event && (!filtered || (events >> kind & 1));
+}
 
 static void sched_emit(struct sched_inst *I, uint32_t kind, int32_t slot, uint64_t age,
                        uint64_t now, struct rng *rng)
@@ -167,16 +175,18 @@ static void sched_emit(struct sched_inst *I, uint32_t kind, int32_t slot, uint64
     if (kind == SCHED_EV_KERNEL_START)
         I->k = kernel_for(I->ops->kernel_scratch, I->priv, &I->scratch);
     struct sched_event ev = event_of(kind, slot, age, now, &I->k, rng);
-    if (I->ops->on_event)
+    if (delivered(I->filtered, I->ops->on_event != NULL, I->ops->events, kind))
         I->ops->on_event(I->priv, &ev);
 }
 
-/* Run one seeded sequence, checking every pick; the picks go to out. */
-static void sched_sequence(const struct sched_ops *ops, uint64_t seed, uint32_t nslots, int *out)
+/* Run one seeded sequence, checking every pick; the picks go to out.
+ * filtered: the policy sees only the kinds it declares. */
+static void sched_sequence(const struct sched_ops *ops, uint64_t seed, uint32_t nslots, int *out,
+                           int filtered)
 {
     struct rng rng;
     rng_init(&rng, seed);
-    struct sched_inst I = {.ops = ops, .priv = sched_new(ops, nslots)};
+    struct sched_inst I = {.ops = ops, .priv = sched_new(ops, nslots), .filtered = filtered};
     uint64_t age[SCHED_MAX_WARPS] = {0};
     uint32_t wtag[SCHED_MAX_WARPS];
     int64_t wscore[SCHED_MAX_WARPS];
@@ -231,7 +241,7 @@ static void sched_sequence(const struct sched_ops *ops, uint64_t seed, uint32_t 
             sched_emit(&I, SCHED_EV_ISSUE, p, age[p], step, &rng);
         }
         /* other events, on random live slots */
-        uint32_t k = (uint32_t)(rng_next(&rng) % 8);
+        uint32_t k = (uint32_t)(rng_next(&rng) % 10);
         int s = valid ? __builtin_ctzll(valid) : -1;
         if (valid) {
             uint32_t skip = (uint32_t)(rng_next(&rng) % 64);
@@ -250,6 +260,9 @@ static void sched_sequence(const struct sched_ops *ops, uint64_t seed, uint32_t 
             if (rng_next(&rng) % 50 == 0)
                 sched_emit(&I, SCHED_EV_KERNEL_START, -1, 0, step, &rng);
             break;
+        case 6: sched_emit(&I, SCHED_EV_STORE, s, 0, step, &rng); break;
+        case 7: sched_emit(&I, SCHED_EV_MEM_ISSUE, s, 0, step, &rng); break;
+        case 8: sched_emit(&I, SCHED_EV_L2_ACCESS, s, age[s < 0 ? 0 : s], step, &rng); break;
         default: break;
         }
     }
@@ -268,10 +281,15 @@ static void test_sched_all(void **state)
         assert_non_null(ops->name);
         assert_non_null(ops->desc);
         assert_non_null(ops->pick);
+        /* an event reader declares what it reads, and only a reader does */
+        assert_int_equal(ops->on_event != NULL, ops->events != 0);
         for (unsigned z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
             uint64_t seed = 1000 + i * 97 + z;
-            sched_sequence(ops, seed, sizes[z], a);
-            sched_sequence(ops, seed, sizes[z], b);
+            sched_sequence(ops, seed, sizes[z], a, 0);
+            sched_sequence(ops, seed, sizes[z], b, 0);
+            assert_memory_equal(a, b, sizeof a);
+            /* the kinds it leaves out change no pick */
+            sched_sequence(ops, seed, sizes[z], b, 1);
             assert_memory_equal(a, b, sizeof a);
             int issued = 0;
             for (int k = 0; k < SCHED_STEPS; k++)
@@ -458,9 +476,12 @@ static void test_dram_all(void **state)
 
 /* One seeded sequence on an SM of nslots slots: launches, exits, issues,
  * memory events and kernel starts; every memory instruction asks for a tag
- * (into tags).  Nothing may be published for a slot the SM does not have. */
+ * (into tags[0 .. CLS_STEPS-1]), and the published tags and scores at the
+ * end follow (CLS_BOARD words).  Nothing may be published for a slot the SM
+ * does not have.  filtered: the policy sees only the kinds it declares. */
+#define CLS_BOARD (CLS_UNITS * SCHED_MAX_WARPS * 3)
 static void classify_sequence(const struct classify_ops *ops, uint64_t seed, uint32_t nslots,
-                              uint32_t *tags)
+                              uint32_t *tags, int filtered)
 {
     struct param_set ps;
     struct err e;
@@ -484,7 +505,7 @@ static void classify_sequence(const struct classify_ops *ops, uint64_t seed, uin
     void *scratch = NULL;
     struct sched_kernel k = kernel_for(ops->kernel_scratch, priv, &scratch);
     struct sched_event ev = event_of(SCHED_EV_KERNEL_START, -1, 0, 0, &k, &rng);
-    if (ops->on_event)
+    if (delivered(filtered, ops->on_event != NULL, ops->events, ev.kind))
         ops->on_event(priv, &ev);
     for (uint32_t step = 0; step < CLS_STEPS; step++) {
         uint32_t s = (uint32_t)(rng_next(&rng) % nslots);
@@ -499,8 +520,9 @@ static void classify_sequence(const struct classify_ops *ops, uint64_t seed, uin
         } else if (rng_next(&rng) % 3 == 0) {
             static const uint32_t mem_kinds[] = {SCHED_EV_MEM_ISSUE, SCHED_EV_L1D_ACCESS,
                                                  SCHED_EV_LOAD_DONE, SCHED_EV_L1D_EVICT,
-                                                 SCHED_EV_STORE, SCHED_EV_BARRIER};
-            kind = mem_kinds[rng_next(&rng) % 6];
+                                                 SCHED_EV_STORE, SCHED_EV_BARRIER,
+                                                 SCHED_EV_L2_ACCESS, SCHED_EV_L2_ACCESS};
+            kind = mem_kinds[rng_next(&rng) % 8];
         } else if (rng_next(&rng) % 500 == 0) {
             kind = SCHED_EV_KERNEL_START;
             k = kernel_for(ops->kernel_scratch, priv, &scratch);
@@ -516,9 +538,11 @@ static void classify_sequence(const struct classify_ops *ops, uint64_t seed, uin
         } else {
             tags[step] = UINT32_MAX;
         }
-        if (ops->on_event)
+        if (delivered(filtered, ops->on_event != NULL, ops->events, kind))
             ops->on_event(priv, &ev);
     }
+    memcpy(tags + CLS_STEPS, btag, sizeof btag);
+    memcpy(tags + CLS_STEPS + CLS_UNITS * SCHED_MAX_WARPS, bscore, sizeof bscore);
     /* nothing published for a slot the SM does not have */
     for (uint32_t u = 0; u < CLS_UNITS; u++)
         for (uint32_t i = 0; i < SCHED_MAX_WARPS; i++)
@@ -535,7 +559,7 @@ static void test_classify_all(void **state)
     (void)state;
     assert_true(classify_policy_count >= 1);
     static const uint32_t sizes[] = {1, 7, 48, 64};
-    static uint32_t a[CLS_STEPS], b[CLS_STEPS];
+    static uint32_t a[CLS_STEPS + CLS_BOARD], b[CLS_STEPS + CLS_BOARD];
     int none = 0;
     for (unsigned i = 0; i < classify_policy_count; i++) {
         const struct classify_ops *ops = classify_policies[i];
@@ -543,9 +567,13 @@ static void test_classify_all(void **state)
         assert_non_null(ops->desc);
         assert_non_null(ops->tag);
         none |= strcmp(ops->name, "none") == 0;
+        assert_int_equal(ops->on_event != NULL, ops->events != 0);
         for (unsigned z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
-            classify_sequence(ops, 300 + i * 31 + z, sizes[z], a);
-            classify_sequence(ops, 300 + i * 31 + z, sizes[z], b);
+            classify_sequence(ops, 300 + i * 31 + z, sizes[z], a, 0);
+            classify_sequence(ops, 300 + i * 31 + z, sizes[z], b, 0);
+            assert_memory_equal(a, b, sizeof a);
+            /* the kinds it leaves out change no tag and nothing published */
+            classify_sequence(ops, 300 + i * 31 + z, sizes[z], b, 1);
             assert_memory_equal(a, b, sizeof a);
         }
     }

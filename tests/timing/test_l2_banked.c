@@ -53,8 +53,8 @@ static int race(uint32_t ports, int rotate, uint32_t delay, uint64_t *gap)
         fx_step(&f, 0, 0, &dummy);
     }
     struct lookups l0 = {0}, l1 = {0};
-    memsys_set_listener(f.ms, 0, listener, &l0);
-    memsys_set_listener(f.ms, 1, listener, &l1);
+    memsys_set_listener(f.ms, 0, listener, &l0, ~0u);
+    memsys_set_listener(f.ms, 1, listener, &l1, ~0u);
     struct mem_inst a = load_inst(0, 3, 0, x, 1), b = load_inst(1, 4, 0, y, 1);
     a.token = 101;
     b.token = 102;
@@ -177,7 +177,7 @@ static void reply_gaps(uint32_t reply_queue, uint64_t gap[3], uint64_t *stalls)
     for (uint32_t k = 0; k < 4; k++) /* lines 0, 4, 8, 12: bank 0 */
         fx_run(&f, load_inst(1, 1, 0, GBASE + 512u * k, 1));
     struct lookups l = {0};
-    memsys_set_listener(f.ms, 0, listener, &l);
+    memsys_set_listener(f.ms, 0, listener, &l, ~0u);
     fx_run(&f, load_inst(0, 2, 512, GBASE, 0xf));
     assert_int_equal(l.n, 4);
     assert_int_equal(stat(&f, "l2_hits"), 4);

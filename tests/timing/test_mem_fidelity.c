@@ -234,8 +234,8 @@ static uint64_t port_race(uint32_t width, int warm, int l1d, struct fx *f)
         fx_run(f, load_inst(0, 2, 0, y, 1));
     }
     struct port_run p = {{0}, {0}, 0};
-    memsys_set_listener(f->ms, 0, port_listener, &p);
-    memsys_set_listener(f->ms, 1, port_listener, &p);
+    memsys_set_listener(f->ms, 0, port_listener, &p, ~0u);
+    memsys_set_listener(f->ms, 1, port_listener, &p, ~0u);
     struct mem_inst a = load_inst(0, 3, 0, x, 1), b = load_inst(1, 4, 0, y, 1);
     a.token = 101;
     b.token = 102;

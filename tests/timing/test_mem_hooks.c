@@ -51,8 +51,8 @@ static void test_l2_events_and_bypass(void **state)
     fx_open(&f);
     f.skip = 1;
     struct l2log log0 = {0}, log1 = {0};
-    memsys_set_listener(f.ms, 0, l2_listener, &log0);
-    memsys_set_listener(f.ms, 1, l2_listener, &log1);
+    memsys_set_listener(f.ms, 0, l2_listener, &log0, ~0u);
+    memsys_set_listener(f.ms, 1, l2_listener, &log1, ~0u);
     const uint64_t x = GBASE, y = GBASE + 2048; /* different DRAM banks, both closed */
 
     /* SM 0 warp 3 misses line x in L1 and L2: one event, hit = 0 */

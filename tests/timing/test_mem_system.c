@@ -408,7 +408,7 @@ static void test_events_and_warp_hits(void **state)
     fx_open(&f);
     f.skip = 1;
     struct evlog log = {0};
-    memsys_set_listener(f.ms, 0, listener, &log);
+    memsys_set_listener(f.ms, 0, listener, &log, ~0u);
     /* warp 3 allocates 4 lines of set 0, hits one itself, warp 4 hits one */
     for (uint32_t i = 0; i < 4; i++)
         fx_run(&f, load_inst(0, 3, 4, GBASE + i * 512ull, 0xffffffffu));

@@ -74,7 +74,7 @@ static void mfx_open(struct mfx *f)
     f->st = stats_new();
     if (memsys_new(&f->cfg, NULL, f->st, &f->ms, &e) != WS_OK)
         fail_msg("memsys_new: %s", e.msg);
-    memsys_set_listener(f->ms, 0, listener, &f->log);
+    memsys_set_listener(f->ms, 0, listener, &f->log, ~0u);
 }
 
 static void mfx_close(struct mfx *f)

@@ -281,6 +281,13 @@ static void orc_launch(struct orc *o, uint32_t s, const struct sched_event *ev)
             classify_publish(o->board, i, (uint32_t)orc_is_critical(o, i), o->score[i]);
 }
 
+/* The event kinds orc_event reads. */
+enum {
+    ORC_EVENTS =
+        SCHED_EV_BIT(SCHED_EV_KERNEL_START) | SCHED_EV_BIT(SCHED_EV_WARP_LAUNCH) |
+        SCHED_EV_BIT(SCHED_EV_WARP_EXIT)
+};
+
 static void orc_event(void *priv, const struct sched_event *ev)
 {
     struct orc *o = priv;
@@ -319,5 +326,6 @@ CLASSIFY_POLICY(caws_oracle,
                 .desc = "CAWS oracle criticality: record each warp's execution time, or publish "
                         "a recorded one as its score (Lee PACT 2014; CAWA ISCA 2015)",
                 .priv_size = sizeof(struct orc), .params = orc_params, .init = orc_init,
-                .tag = orc_tag, .on_event = orc_event, .kernel_scratch = orc_scratch,
+                .tag = orc_tag, .on_event = orc_event,
+                .events = ORC_EVENTS, .kernel_scratch = orc_scratch,
                 .stats = orc_stats);

@@ -84,6 +84,7 @@ struct classify_ops {
                 struct err *e);                                  /* optional */
     uint32_t (*tag)(void *priv, const struct classify_req *r);  /* required */
     void (*on_event)(void *priv, const struct sched_event *ev); /* optional */
+    uint32_t events; /* the kinds on_event reads (as sched_ops.events) */
     /* optional: bytes of per-kernel scratch (as sched_ops.kernel_scratch) */
     size_t (*kernel_scratch)(const void *priv, const struct sched_kernel *k);
     /* optional: register counters (names prefixed "classify_"); called once

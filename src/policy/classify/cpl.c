@@ -272,6 +272,13 @@ static void cpl_exit(struct cpl *c, uint32_t s, uint64_t now)
     cpl_evaluate(c, w->cta);
 }
 
+/* The event kinds cpl_event reads. */
+enum {
+    CPL_EVENTS =
+        SCHED_EV_BIT(SCHED_EV_KERNEL_START) | SCHED_EV_BIT(SCHED_EV_WARP_LAUNCH) |
+        SCHED_EV_BIT(SCHED_EV_WARP_EXIT) | SCHED_EV_BIT(SCHED_EV_ISSUE)
+};
+
 static void cpl_event(void *priv, const struct sched_event *ev)
 {
     struct cpl *c = priv;
@@ -341,4 +348,4 @@ CLASSIFY_POLICY(cpl,
                         "above the CTA median (Lee ISCA 2015)",
                 .priv_size = sizeof(struct cpl), .params = cpl_params, .init = cpl_init,
                 .tag = cpl_tag,
-                .on_event = cpl_event, .stats = cpl_stats);
+                .on_event = cpl_event, .events = CPL_EVENTS, .stats = cpl_stats);

@@ -243,6 +243,9 @@ static void medic_access(struct medic *m, const struct sched_event *ev)
     medic_publish(m, (uint32_t)ev->slot);
 }
 
+/* The event kinds medic_event reads. */
+enum { MEDIC_EVENTS = SCHED_EV_BIT(SCHED_EV_WARP_LAUNCH) | SCHED_EV_BIT(SCHED_EV_L2_ACCESS) };
+
 static void medic_event(void *priv, const struct sched_event *ev)
 {
     struct medic *m = priv;
@@ -314,4 +317,5 @@ static void medic_stats(void *priv, struct stats *s, uint32_t n, size_t stride)
 CLASSIFY_POLICY(medic,
                 .desc = "MeDiC warp types from per-warp L2 hit ratios (Ausavarungnirun HPCA 2016)",
                 .priv_size = sizeof(struct medic), .params = medic_params, .init = medic_init,
-                .tag = medic_tag, .on_event = medic_event, .stats = medic_stats);
+                .tag = medic_tag, .on_event = medic_event,
+                .events = MEDIC_EVENTS, .stats = medic_stats);

@@ -65,6 +65,9 @@ static void pcb_clock(struct pcb *m, uint64_t now)
         m->e[i] = (struct pcb_entry){0};
 }
 
+/* The event kinds pcb_event reads. */
+enum { PCB_EVENTS = SCHED_EV_BIT(SCHED_EV_L2_ACCESS) };
+
 static void pcb_event(void *priv, const struct sched_event *ev)
 {
     struct pcb *m = priv;
@@ -109,4 +112,4 @@ static void pcb_stats(void *priv, struct stats *s, uint32_t n, size_t stride)
 
 CLASSIFY_POLICY(pc_byp, .desc = "PC-Byp: loads whose PC mostly misses bypass the L2 (MeDiC's PC-Byp)",
                 .priv_size = sizeof(struct pcb), .params = pcb_params, .init = pcb_init,
-                .tag = pcb_tag, .on_event = pcb_event, .stats = pcb_stats);
+                .tag = pcb_tag, .on_event = pcb_event, .events = PCB_EVENTS, .stats = pcb_stats);

@@ -73,6 +73,13 @@ static void pcal_clock(struct pcal *m, uint64_t now)
     }
 }
 
+/* The event kinds pcal_event reads. */
+enum {
+    PCAL_EVENTS =
+        SCHED_EV_BIT(SCHED_EV_WARP_LAUNCH) | SCHED_EV_BIT(SCHED_EV_WARP_EXIT) |
+        SCHED_EV_BIT(SCHED_EV_L2_ACCESS)
+};
+
 static void pcal_event(void *priv, const struct sched_event *ev)
 {
     struct pcal *m = priv;
@@ -117,4 +124,5 @@ static void pcal_stats(void *priv, struct stats *s, uint32_t n, size_t stride)
 
 CLASSIFY_POLICY(pcal, .desc = "PCAL tokens at the L2: only holders' misses allocate (Li HPCA 2015)",
                 .priv_size = sizeof(struct pcal), .params = pcal_params, .init = pcal_init,
-                .tag = pcal_tag, .on_event = pcal_event, .stats = pcal_stats);
+                .tag = pcal_tag, .on_event = pcal_event,
+                .events = PCAL_EVENTS, .stats = pcal_stats);

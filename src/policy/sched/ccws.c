@@ -289,6 +289,15 @@ static int ccws_pick(void *priv, const struct sched_view *v)
     return sched_oldest(v, ok);
 }
 
+/* The event kinds ccws_event reads. */
+enum {
+    CCWS_EVENTS =
+        SCHED_EV_BIT(SCHED_EV_KERNEL_START) | SCHED_EV_BIT(SCHED_EV_WARP_LAUNCH) |
+        SCHED_EV_BIT(SCHED_EV_WARP_EXIT) | SCHED_EV_BIT(SCHED_EV_ISSUE) |
+        SCHED_EV_BIT(SCHED_EV_L1D_ACCESS) | SCHED_EV_BIT(SCHED_EV_L1D_EVICT) |
+        SCHED_EV_BIT(SCHED_EV_STORE) | SCHED_EV_BIT(SCHED_EV_MEM_ISSUE)
+};
+
 static void ccws_event(void *priv, const struct sched_event *ev)
 {
     struct ccws *c = priv;
@@ -402,4 +411,4 @@ SCHED_POLICY(ccws,
              .desc = "cache-conscious wavefront scheduling: victim tags, lost-locality scores, "
                      "load gating on GTO (Rogers MICRO 2012; released code)",
              .priv_size = sizeof(struct ccws), .params = ccws_params, .init = ccws_init,
-             .pick = ccws_pick, .on_event = ccws_event, .stats = ccws_stats);
+             .pick = ccws_pick, .on_event = ccws_event, .events = CCWS_EVENTS, .stats = ccws_stats);

@@ -392,6 +392,16 @@ static void ddet_mem_issue(struct ddet *d, const struct sched_event *ev)
     ddet_maybe_classify(d, r);
 }
 
+/* The event kinds ddet_on_event reads. */
+enum {
+    DDET_EVENTS =
+        SCHED_EV_BIT(SCHED_EV_KERNEL_START) | SCHED_EV_BIT(SCHED_EV_WARP_LAUNCH) |
+        SCHED_EV_BIT(SCHED_EV_WARP_EXIT) | SCHED_EV_BIT(SCHED_EV_BARRIER) |
+        SCHED_EV_BIT(SCHED_EV_ISSUE) | SCHED_EV_BIT(SCHED_EV_L1D_ACCESS) |
+        SCHED_EV_BIT(SCHED_EV_L1D_EVICT) | SCHED_EV_BIT(SCHED_EV_STORE) |
+        SCHED_EV_BIT(SCHED_EV_MEM_ISSUE)
+};
+
 static void ddet_on_event(void *priv, const struct sched_event *ev)
 {
     struct ddet *d = priv;
@@ -487,4 +497,5 @@ SCHED_POLICY(daws_detected,
              .desc = "Detected-DAWS: sampling warps, divergence detector and ILRD classify "
                      "loads at run time; footprint-gated loads (Rogers MICRO 2013 Sec. 5.2)",
              .priv_size = sizeof(struct ddet), .params = ddet_params, .init = ddet_init,
-             .pick = ddet_pick, .on_event = ddet_on_event, .stats = ddet_stats);
+             .pick = ddet_pick, .on_event = ddet_on_event,
+             .events = DDET_EVENTS, .stats = ddet_stats);

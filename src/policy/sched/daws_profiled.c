@@ -152,6 +152,14 @@ static void dprof_kernel(struct dprof *d, const struct sched_kernel *k)
     }
 }
 
+/* The event kinds dprof_on_event reads. */
+enum {
+    DPROF_EVENTS =
+        SCHED_EV_BIT(SCHED_EV_KERNEL_START) | SCHED_EV_BIT(SCHED_EV_WARP_LAUNCH) |
+        SCHED_EV_BIT(SCHED_EV_WARP_EXIT) | SCHED_EV_BIT(SCHED_EV_BARRIER) |
+        SCHED_EV_BIT(SCHED_EV_ISSUE)
+};
+
 static void dprof_on_event(void *priv, const struct sched_event *ev)
 {
     struct dprof *d = priv;
@@ -177,4 +185,5 @@ SCHED_POLICY(daws_profiled,
              .desc = "Profiled-DAWS: footprint prediction from a load profile, loads gated to "
                      "kAssocFactor x L1D lines (Rogers MICRO 2013 Sec. 5.1)",
              .priv_size = sizeof(struct dprof), .params = dprof_params, .init = dprof_init,
-             .pick = dprof_pick, .on_event = dprof_on_event, .stats = dprof_stats);
+             .pick = dprof_pick, .on_event = dprof_on_event,
+             .events = DPROF_EVENTS, .stats = dprof_stats);

@@ -20,6 +20,9 @@ struct paws {
     uint32_t ninsts;
 };
 
+/* The event kinds paws_on_event reads. */
+enum { PAWS_EVENTS = SCHED_EV_BIT(SCHED_EV_KERNEL_START) };
+
 static void paws_on_event(void *priv, const struct sched_event *ev)
 {
     struct paws *p = priv;
@@ -58,4 +61,5 @@ static int paws_pick(void *priv, const struct sched_view *v)
 SCHED_POLICY(paws,
              .desc = "phase-aware single level: smallest phase distance first, oldest on ties "
                      "(Awatramani PACT 2015)",
-             .priv_size = sizeof(struct paws), .pick = paws_pick, .on_event = paws_on_event);
+             .priv_size = sizeof(struct paws), .pick = paws_pick, .on_event = paws_on_event,
+             .events = PAWS_EVENTS);

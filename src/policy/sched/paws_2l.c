@@ -128,6 +128,13 @@ static void p2l_activate(struct p2l *t, const struct sched_view *v, uint32_t s)
     t->act_mask |= 1ull << s;
 }
 
+/* The event kinds p2l_on_event reads. */
+enum {
+    P2L_EVENTS =
+        SCHED_EV_BIT(SCHED_EV_KERNEL_START) | SCHED_EV_BIT(SCHED_EV_WARP_EXIT) |
+        SCHED_EV_BIT(SCHED_EV_ISSUE)
+};
+
 static void p2l_on_event(void *priv, const struct sched_event *ev)
 {
     struct p2l *t = priv;
@@ -219,4 +226,4 @@ SCHED_POLICY(paws_2l,
              .desc = "two-level pending/active/ready queues, RR in the ready queue, active sorted "
                      "by rr, gto or next-phase length (Awatramani PACT 2015)",
              .priv_size = sizeof(struct p2l), .params = p2l_params, .init = p2l_init,
-             .pick = p2l_pick, .on_event = p2l_on_event, .stats = p2l_stats);
+             .pick = p2l_pick, .on_event = p2l_on_event, .events = P2L_EVENTS, .stats = p2l_stats);

@@ -90,6 +90,9 @@ enum sched_event_kind {
                               no lookup and send no event. */
 };
 
+/* The bit of an event kind in a policy's `events` mask. */
+#define SCHED_EV_BIT(kind) (1u << (kind))
+
 /* What a policy may know about the launched kernel (read-only, valid while
  * the kernel runs), and its per-kernel scratch area: when the policy has a
  * kernel_scratch op, the core allocates that many bytes (zeroed, max_align_t
@@ -161,6 +164,9 @@ struct sched_ops {
                 struct err *e);                                  /* optional */
     int (*pick)(void *priv, const struct sched_view *v);        /* required */
     void (*on_event)(void *priv, const struct sched_event *ev); /* optional */
+    /* the kinds on_event reads (SCHED_EV_BIT of each; required with it): the
+     * core delivers no other kind, and builds no event nobody reads */
+    uint32_t events;
     /* optional: bytes of per-kernel scratch this instance needs for kernel k
      * (e.g. from k->m->ninsts or k->an->nphases); called before its
      * SCHED_EV_KERNEL_START, which carries the area in ev->kernel->scratch. */

@@ -105,6 +105,13 @@ static void tla_push_pending(struct tla *t, uint32_t s)
     t->pend_mask |= 1ull << s;
 }
 
+/* The event kinds tla_on_event reads. */
+enum {
+    TLA_EVENTS =
+        SCHED_EV_BIT(SCHED_EV_WARP_LAUNCH) | SCHED_EV_BIT(SCHED_EV_WARP_EXIT) |
+        SCHED_EV_BIT(SCHED_EV_ISSUE)
+};
+
 static void tla_on_event(void *priv, const struct sched_event *ev)
 {
     struct tla *t = priv;
@@ -199,4 +206,4 @@ SCHED_POLICY(two_level_active,
              .desc = "two-level active set of A warps, demoted on long-latency waits "
                      "(Gebhart ISCA 2011; GPGPU-Sim two_level_active)",
              .priv_size = sizeof(struct tla), .params = tla_params, .init = tla_init,
-             .pick = tla_pick, .on_event = tla_on_event);
+             .pick = tla_pick, .on_event = tla_on_event, .events = TLA_EVENTS);

@@ -74,6 +74,9 @@ static uint64_t tlfg_group_mask(const struct tlfg *t, uint32_t g)
     return m << lo;
 }
 
+/* The event kinds tlfg_on_event reads. */
+enum { TLFG_EVENTS = SCHED_EV_BIT(SCHED_EV_KERNEL_START) | SCHED_EV_BIT(SCHED_EV_ISSUE) };
+
 static void tlfg_on_event(void *priv, const struct sched_event *ev)
 {
     struct tlfg *t = priv;
@@ -157,4 +160,5 @@ SCHED_POLICY(two_level_fg,
              .desc = "two-level scheduling over fixed fetch groups with a 32K-instruction "
                      "timeout (Narasiman MICRO 2011)",
              .priv_size = sizeof(struct tlfg), .params = tlfg_params, .init = tlfg_init,
-             .pick = tlfg_pick, .on_event = tlfg_on_event, .stats = tlfg_stats);
+             .pick = tlfg_pick, .on_event = tlfg_on_event,
+             .events = TLFG_EVENTS, .stats = tlfg_stats);
