@@ -175,6 +175,19 @@ static int deferred(const struct step *s, unsigned space, uint64_t addr)
     return space == PTX_SPACE_GLOBAL || space == PTX_SPACE_CONST;
 }
 
+/* The record of a load done in place (func/sink.h), its lanes' addresses to
+ * follow in k->ptrs. */
+static struct func_sink_load *log_load(const struct step *s, uint32_t mask, unsigned esz,
+                                       unsigned nel, int sign)
+{
+    struct func_sink *k = s->c->sink;
+    struct func_sink_load *x = ARRAY_PUSH(k->loads, k->nloads, k->loads_cap);
+    *x = (struct func_sink_load){.nops = k->nops, .first = k->nptrs, .mask = mask,
+                                 .esz = (uint8_t)esz, .nel = (uint8_t)nel, .sign = (uint8_t)sign};
+    array_reserve((void **)&k->ptrs, &k->ptrs_cap, k->nptrs + 32, sizeof *k->ptrs);
+    return x;
+}
+
 static struct func_deferred *defer(const struct step *s, uint8_t kind, uint8_t *p, unsigned n)
 {
     struct func_sink *k = s->c->sink;
@@ -209,12 +222,20 @@ int exec_ld(const struct step *s, uint32_t mask, struct func_trace *t)
         return exec_unsupported(s, "load type");
     addr_compute(s, a, mask, addr, &kparam);
     trace_mem(t, s, esz * nel, 0, 0, addr);
+    /* with a sink, the lanes that read device memory are logged (log_load) */
+    struct func_sink_load *x = NULL;
+    const uint8_t **xp = NULL;
     for (unsigned i = 0; i < nel; i++) {
         uint32_t r = d->kind == PTX_OPND_VEC ? d->vec[i] : d->reg;
         if (d->kind != PTX_OPND_VEC && d->kind != PTX_OPND_REG)
             r = PTX_NO_INDEX;
         uint64_t wm = r == PTX_NO_INDEX ? 0 : exec_reg_width_mask(s, r);
         uint64_t *dst = r == PTX_NO_INDEX ? NULL : reg_ptr(s->w, r);
+        if (x) {
+            x->dst[i] = dst;
+            x->wm[i] = wm;
+        }
+        xp = x ? s->c->sink->ptrs + x->first : NULL;
         FOR_LANES(l, mask) {
             /* element 0 checks the bounds and alignment of the whole vector */
             uint8_t *p = exec_resolve(s, l, in->space, addr[l] + (uint64_t)i * esz,
@@ -222,13 +243,23 @@ int exec_ld(const struct step *s, uint32_t mask, struct func_trace *t)
             if (!p)
                 return s->e->code;
             if (deferred(s, in->space, addr[l])) {
-                if (dst) {
-                    struct func_deferred *x = defer(s, FUNC_DEF_LOAD, p, esz);
-                    x->ri = (size_t)(dst - s->w->regs) + l;
-                    x->sign = (uint8_t)sign;
-                    x->wm = wm;
+                if (i == 0) {
+                    if (!x) {
+                        x = log_load(s, 0, esz, nel, sign);
+                        x->dst[0] = dst;
+                        x->wm[0] = wm;
+                        xp = s->c->sink->ptrs + x->first;
+                    }
+                    x->mask |= 1u << l;
+                    *xp++ = p;
+                    s->c->sink->nptrs++;
+                } else if (p != *xp++ + (size_t)i * esz && dst) {
+                    /* not where the merge would read it again */
+                    struct func_deferred *o = defer(s, FUNC_DEF_LOAD, p, esz);
+                    o->ri = (size_t)(dst - s->w->regs) + l;
+                    o->sign = (uint8_t)sign;
+                    o->wm = wm;
                 }
-                continue;
             }
             uint64_t v = load_le(p, esz);
             if (sign)

@@ -108,6 +108,7 @@ struct timing {
     struct par_sm *par_sms;  /* [nsms], cache-line aligned */
     struct par_thread *par_threads; /* [the pool's threads], cache-line aligned */
     uint64_t *par_bits;      /* their sink bitmaps, par_words each, a line apart */
+    struct func_written *written; /* the lines the merge wrote (func_sink_apply) */
     uint32_t par_words, par_stride;
     uint64_t par_now;        /* the cycle the parallel phase simulates */
     uint64_t par_gen;        /* counts the parallel phases (par_thread.gen) */
@@ -277,6 +278,9 @@ void timing_free(struct timing *t)
         for (uint32_t i = 0; i < t->nsms; i++)
             func_sink_free(&t->par_sms[i].sink);
     free(t->par_sms);
+    if (t->written)
+        func_written_free(t->written);
+    free(t->written);
     free(t->par_threads);
     free(t->par_bits);
     phase_census_free(&t->census);
@@ -528,6 +532,8 @@ static void par_prepare(struct timing *t, uint32_t n)
     }
     if (!t->par_sms)
         t->par_sms = xcalloc_lines(t->nsms, sizeof *t->par_sms);
+    if (!t->written)
+        t->written = xcalloc(1, sizeof *t->written);
 }
 
 static void tune_start(struct par_tune *u, int on, uint64_t len)
@@ -580,7 +586,7 @@ static void sm_job(void *ctx, uint32_t i, uint32_t th)
         memsys_ldst_cycle(t->ms, i, t->par_now);
     }
     pt->warp_insn += sk->warp_insn;
-    if (sk->nops)
+    if (sk->nops || sk->nloads)
         bits[i / 64] |= 1ull << (i % 64);
     pt->progress |= sm->progressed;
     pt->busy |= sm_busy(sm) || sm->wheel_pending;
@@ -598,7 +604,7 @@ static uint32_t slot_of(const struct sm *sm, const struct func_warp *w)
 /* The serial phase after the SMs' parallel cycle, in SM order: the
  * max_warp_insn limit where a serial run would have crossed it (after the
  * step that crossed it), the first SM's error, then each SM's deferred
- * device-memory effects and step count.  The threads' summaries say whether
+ * device-memory writes, the loads that must see them, and its step count.  The threads' summaries say whether
  * any SM failed or the launch may have crossed the limit; only then is every
  * SM's sink looked at in turn.  *progress and *busy: any SM's flags. */
 static int par_merge(struct timing *t, const struct timing_launch *L, int *progress, int *busy,
@@ -607,6 +613,7 @@ static int par_merge(struct timing *t, const struct timing_launch *L, int *progr
     struct func_kernel *k = L->k;
     uint64_t insn = 0, *bits = t->par_bits; /* thread 0's: the others' are added */
     int failed = 0;
+    func_written_clear(t->written); /* the last merge's lines */
     if (t->par_threads[0].gen != t->par_gen)
         memset(bits, 0, t->par_words * sizeof *bits);
     for (uint32_t th = 0; th < par_threads(t->pool); th++) {
@@ -639,7 +646,7 @@ static int par_merge(struct timing *t, const struct timing_launch *L, int *progr
                     *e = ps->err;
                 return rc;
             }
-            func_sink_apply(sk);
+            func_sink_apply(sk, t->written);
             k->warp_insn += sk->warp_insn;
         }
         return WS_OK;
@@ -647,7 +654,7 @@ static int par_merge(struct timing *t, const struct timing_launch *L, int *progr
     k->warp_insn += insn;
     for (uint32_t w = 0; w < t->par_words; w++)
         for (uint64_t m = bits[w]; m; m &= m - 1)
-            func_sink_apply(&t->par_sms[w * 64 + (uint32_t)__builtin_ctzll(m)].sink);
+            func_sink_apply(&t->par_sms[w * 64 + (uint32_t)__builtin_ctzll(m)].sink, t->written);
     return WS_OK;
 }
 
