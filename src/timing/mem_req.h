@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 
+#include "base/alloc.h"
 #include "base/log.h"
 
 #define MEM_REQ_NONE UINT32_MAX
@@ -68,7 +69,8 @@ struct mem_free {
 struct mem_pool {
     struct mem_req *r;
     uint32_t cap;
-    struct mem_free free;
+    /* the main thread's list, apart from r, which the units read */
+    _Alignas(CACHE_LINE) struct mem_free free;
 };
 
 static inline uint32_t mem_pool_alloc(struct mem_pool *p, struct mem_free *f)

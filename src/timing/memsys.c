@@ -178,7 +178,9 @@ static uint32_t pool_free(const struct mem_system *ms)
 static void refill_units(struct mem_system *ms)
 {
     uint32_t plenty = ms->pool_reserve + (MAGAZINE_HIGH + MAGAZINE_FILL) * ms->n_sms + 2;
-    ms->pool_tight = pool_free(ms) < plenty;
+    int tight = pool_free(ms) < plenty;
+    if (tight != ms->pool_tight) /* the units read it: its line is written on a change only */
+        ms->pool_tight = tight;
     for (uint32_t s = 0; s < ms->n_sms; s++) {
         struct mem_free *f = &ms->sm[s].free;
         if (ms->pool_tight)
@@ -385,7 +387,7 @@ int memsys_new(const struct gpu_config *cfg, const struct dev_mem *mem, struct s
     *out = NULL;
     if (memsys_check(cfg, e) != WS_OK)
         return e->code;
-    struct mem_system *ms = xcalloc(1, sizeof *ms);
+    struct mem_system *ms = xcalloc_lines(1, sizeof *ms);
     ms->cfg = *cfg;
     const struct gpu_config *c = &ms->cfg;
     ms->n_sms = c->n_sms;
@@ -677,7 +679,7 @@ uint64_t memsys_next_event(const struct mem_system *ms, uint64_t now)
         for (int k = 0; k < 4; k++)
             if (!ring_empty(rs[k]))
                 best = min_u64(best, ring_head_t(rs[k]) > now ? ring_head_t(rs[k]) : now);
-        const struct idx_ring *in = &ms->rep_net.dst[s];
+        const struct idx_ring *in = &ms->rep_net.dst[s].q;
         if (!ring_empty(in))
             best = min_u64(best, dom_to_core(ms, now, ms->f_icnt, ms->acc_icnt, ms->icnt_now,
                                              ring_head_t(in)));
@@ -698,7 +700,7 @@ uint64_t memsys_next_event(const struct mem_system *ms, uint64_t now)
         if (!ring_empty(&sb->out))
             best = min_u64(best, dom_to_core(ms, now, ms->f_l2, ms->acc_l2, ms->l2_now,
                                              ring_head_t(&sb->out)));
-        const struct idx_ring *in = &ms->req_net.dst[s];
+        const struct idx_ring *in = &ms->req_net.dst[s].q;
         if (!ring_empty(in))
             best = min_u64(best, dom_to_core(ms, now, ms->f_icnt, ms->acc_icnt, ms->icnt_now,
                                              ring_head_t(in)));
@@ -735,7 +737,7 @@ void memsys_dump(const struct mem_system *ms, FILE *out)
         fprintf(out, ", %u instructions waiting, l1d mshr %u/%u, l1c mshr %u/%u, miss queue "
                      "%u/%u, replies queued %u\n",
                 sm->inst_used, sm->l1d_mshr.used, sm->l1d_mshr.entries, sm->l1c_mshr.used,
-                sm->l1c_mshr.entries, sm->missq.n, sm->missq.cap, ms->rep_net.dst[s].n);
+                sm->l1c_mshr.entries, sm->missq.n, sm->missq.cap, ms->rep_net.dst[s].q.n);
         for (uint32_t k = 0; k < sm->inst_cap; k++)
             if (sm->inst[k].used)
                 fprintf(out, "    token %u: %u data returns pending%s\n", sm->inst[k].token,
@@ -746,13 +748,13 @@ void memsys_dump(const struct mem_system *ms, FILE *out)
         uint32_t qn = 0;
         for (uint32_t b = 0; b < ms->cfg.l2_banks; b++)
             qn += sb->bankq[b].n;
-        if (!qn && !sb->mshr.used && ring_empty(&sb->out) && ring_empty(&ms->req_net.dst[s]) &&
+        if (!qn && !sb->mshr.used && ring_empty(&sb->out) && ring_empty(&ms->req_net.dst[s].q) &&
             ring_empty(&sb->rop) && ring_empty(&sb->byp))
             continue;
         fprintf(out,
                 "  l2 sub-partition %u: input %u, rop %u, bypass %u, bank queues %u, mshr %u/%u, "
                 "replies %u\n",
-                s, ms->req_net.dst[s].n, sb->rop.n, sb->byp.n, qn, sb->mshr.used,
+                s, ms->req_net.dst[s].q.n, sb->rop.n, sb->byp.n, qn, sb->mshr.used,
                 sb->mshr.entries, sb->out.n);
     }
     for (uint32_t i = 0; i < ms->n_ch; i++) {

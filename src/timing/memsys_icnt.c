@@ -32,15 +32,15 @@ void memsys_icnt_init(struct icnt_net *n, uint32_t n_src, uint32_t n_dst, uint32
     n->dst_ports = dst_ports;
     n->src_free = xcalloc(n_src, sizeof *n->src_free);
     n->dst_free = xcalloc((size_t)n_dst * dst_ports, sizeof *n->dst_free);
-    n->dst = xcalloc(n_dst, sizeof *n->dst);
+    n->dst = xcalloc_lines(n_dst, sizeof *n->dst);
     for (uint32_t i = 0; i < n_dst; i++)
-        memsys_ring_alloc(&n->dst[i], qcap, 1);
+        memsys_ring_alloc(&n->dst[i].q, qcap, 1);
 }
 
 void memsys_icnt_fini(struct icnt_net *n)
 {
     for (uint32_t i = 0; n->dst && i < n->n_dst; i++)
-        memsys_ring_release(&n->dst[i]);
+        memsys_ring_release(&n->dst[i].q);
     free(n->dst);
     free(n->src_free);
     free(n->dst_free);
@@ -62,7 +62,7 @@ static void icnt_send(struct mem_system *ms, struct icnt_net *n, uint32_t src, u
     if (arr < *port + ser)
         arr = *port + ser;
     *port = arr;
-    ring_push_t(&n->dst[dst], q, arr);
+    ring_push_t(&n->dst[dst].q, q, arr);
 }
 
 void memsys_icnt_tick(struct mem_system *ms)
@@ -78,7 +78,7 @@ void memsys_icnt_tick(struct mem_system *ms)
             continue;
         uint32_t q = ring_head(src);
         struct mem_req *r = &ms->pool.r[q];
-        if (ring_full(&n->dst[r->sub])) {
+        if (ring_full(&n->dst[r->sub].q)) {
             ms->st.icnt_stalls++;
             continue;
         }
@@ -96,7 +96,7 @@ void memsys_icnt_tick(struct mem_system *ms)
             continue;
         uint32_t q = ring_head(src);
         struct mem_req *r = &ms->pool.r[q];
-        if (ring_full(&n->dst[r->sm])) {
+        if (ring_full(&n->dst[r->sm].q)) {
             ms->st.icnt_stalls++;
             continue;
         }

@@ -64,7 +64,11 @@ struct ldst_counters {
 };
 
 /* An SM's LD/ST unit and instruction cache.  Aligned to a cache line: in the
- * parallel engine neighbouring SMs run on different threads. */
+ * parallel engine neighbouring SMs run on different threads.  The two parts
+ * the main thread also touches every cycle (the miss queue, which the
+ * interconnect drains, and the free list, which memsys_cycle_end refills)
+ * are alone on their lines: a line of the unit's that the main thread has
+ * read or written must move back before the unit's next access to it. */
 struct sm_mem {
     _Alignas(CACHE_LINE) struct mem_inst cur;
     uint32_t cur_idx;           /* inst-table index in the unit, MEM_REQ_NONE if free */
@@ -82,9 +86,10 @@ struct sm_mem {
     struct idx_ring l1c_ring;   /* timed (core): constant-cache data */
     struct idx_ring l1t_ring;   /* timed (core): texture-cache data */
     struct idx_ring smem_ring;  /* timed (core): shared-memory data */
-    struct idx_ring missq;      /* requests waiting for the request network */
     uint32_t missq_size;        /* logical size (l1d.miss_queue); one spare slot */
-    struct cache l1d, l1c, l1i, l1t;
+    _Alignas(CACHE_LINE) struct idx_ring missq; /* requests waiting for the request network */
+    _Alignas(CACHE_LINE) struct cache l1d;
+    struct cache l1c, l1i, l1t;
     struct mshr_table l1d_mshr, l1c_mshr, l1t_mshr;
     uint64_t *l1i_ready;        /* [sets * assoc] core cycle the line arrives */
     struct lost_locality lost;  /* victim tags as a statistic (lost_locality.h) */
@@ -94,10 +99,10 @@ struct sm_mem {
     /* The unit's own request free list (mem_req.h): the unit allocates and
      * releases here unless the pool is tight; memsys_cycle_end refills and
      * drains it from and into the shared list (memsys.c, refill_units). */
-    struct mem_free free;
+    _Alignas(CACHE_LINE) struct mem_free free;
     /* counted here, not in memsys_counters: the SMs fetch and step their
      * LD/ST units in parallel (engine.c) */
-    uint64_t l1i_accesses, l1i_hits, l1i_misses;
+    _Alignas(CACHE_LINE) uint64_t l1i_accesses, l1i_hits, l1i_misses;
     struct ldst_counters st;
 };
 
@@ -113,10 +118,16 @@ struct l2_sub {
     uint32_t channel;
 };
 
+/* A destination's arrival queue, alone on its line: the reply network's
+ * are filled by the main thread and emptied by the SMs' threads. */
+struct icnt_port {
+    _Alignas(CACHE_LINE) struct idx_ring q; /* timed (icnt): arrival */
+};
+
 struct icnt_net {
     uint32_t n_src, n_dst, dst_ports;
     uint64_t *src_free, *dst_free; /* dst_free: [n_dst * dst_ports] */
-    struct idx_ring *dst;       /* timed (icnt): arrival */
+    struct icnt_port *dst;
 };
 
 struct memsys_counters {
@@ -149,15 +160,17 @@ struct mem_system {
     struct dram_channel *ch;
     struct icnt_net req_net, rep_net;
     uint64_t f_core, f_icnt, f_l2, f_dram;
-    uint64_t acc_icnt, acc_l2, acc_dram;
-    uint64_t icnt_now, l2_now, dram_now, core_next;
-    uint64_t core_now;          /* core cycle of the memsys_cycle() call running */
-    int started;
     uint32_t l1d_shift, l1c_shift, l1i_shift, l1t_shift, l2_shift, flit;
     int l2_full_index;          /* l2.index_addr = full */
     int l1d_fill_at_once;       /* l1d.latency_on = hits: fills skip l1d.latency */
     uint32_t l1i_miss_latency;
-    struct memsys_counters st;
+    /* Written by the main thread every cycle: apart from the fields above,
+     * which the LD/ST units read on the SMs' threads. */
+    _Alignas(CACHE_LINE) uint64_t acc_icnt, acc_l2, acc_dram;
+    uint64_t icnt_now, l2_now, dram_now, core_next;
+    uint64_t core_now;          /* core cycle of the memsys_cycle() call running */
+    int started;
+    _Alignas(CACHE_LINE) struct memsys_counters st;
     struct policy_block pb_l1d, pb_l1c, pb_l1i, pb_l1t, pb_l2, pb_dram;
 };
 

@@ -383,7 +383,7 @@ void memsys_l2_tick(struct mem_system *ms)
             ms->pool.r[q].t_l2q = ms->l2_now;
             ring_push(bq, q);
         }
-        struct idx_ring *in = &ms->req_net.dst[s];
+        struct idx_ring *in = &ms->req_net.dst[s].q;
         while (ring_ready(in, ms->icnt_now)) {
             uint32_t q = ring_head(in);
             if (l2_bypassed(ms, sb, &ms->pool.r[q])) {

@@ -700,7 +700,7 @@ static int sm_reply(struct mem_system *ms, struct sm_mem *sm, uint32_t q, uint64
 void memsys_ldst_cycle(struct mem_system *ms, uint32_t s, uint64_t now)
 {
     struct sm_mem *sm = &ms->sm[s];
-    struct idx_ring *in = &ms->rep_net.dst[s];
+    struct idx_ring *in = &ms->rep_net.dst[s].q;
     if (!sm->inst_used && ring_empty(in))
         return; /* idle */
     if (ring_ready(in, ms->icnt_now) && sm_reply(ms, sm, ring_head(in), now))
