@@ -159,8 +159,14 @@ void cache_fill(struct cache *c, uint32_t set, uint32_t way)
 
 uint32_t cache_set_index(const struct cache *c, uint64_t line)
 {
+    /* with a power-of-two set count, % and / are a mask and a shift (three
+     * 64-bit divisions per access otherwise) */
+    uint64_t m = c->sets - 1;
+    int pow2 = (c->sets & m) == 0;
     switch (c->index) {
     case CACHE_INDEX_CCWS_HASH:
+        if (pow2)
+            return (uint32_t)(((line & m) + 7 * (line >> __builtin_ctz(c->sets))) & m);
         return (uint32_t)((line % c->sets + 7 * (line / c->sets)) % c->sets);
     case CACHE_INDEX_FERMI: {
         uint64_t a = line << c->line_shift;
@@ -172,7 +178,7 @@ uint32_t cache_set_index(const struct cache *c, uint64_t line)
         return set;
     }
     default:
-        return (uint32_t)(line % c->sets);
+        return (uint32_t)(pow2 ? line & m : line % c->sets);
     }
 }
 

@@ -10,6 +10,9 @@ uint32_t coalesce_segment(uint32_t size, int sectored)
     return 128;
 }
 
+/* Hash slots of coalesce_warp: a power of two, twice COAL_MAX_ACCESSES. */
+#define COAL_SLOTS 128
+
 /* Bits [lo, hi) of a 64-bit word, 0 <= lo <= hi <= 64. */
 static uint64_t bit_range(uint32_t lo, uint32_t hi)
 {
@@ -42,6 +45,9 @@ uint32_t coalesce_warp(const uint64_t addr[32], uint32_t mask, uint32_t size, in
 {
     uint32_t seg = coalesce_segment(size, sectored);
     uint64_t bm[COAL_MAX_ACCESSES][2];
+    /* segment -> 1 + its access, open addressing: a divergent warp's 32
+     * segments are found without comparing each lane with every access */
+    uint8_t slot[COAL_SLOTS] = {0};
     uint32_t n = 0;
     if (size == 0)
         size = 1;
@@ -52,9 +58,10 @@ uint32_t coalesce_warp(const uint64_t addr[32], uint32_t mask, uint32_t size, in
         while (a < end) {
             uint64_t base = a & ~(uint64_t)(seg - 1);
             uint64_t stop = base + seg < end ? base + seg : end;
-            uint32_t k = 0;
-            while (k < n && out[k].addr != base)
-                k++;
+            uint32_t h = (uint32_t)((base >> 5) * 0x9e3779b97f4a7c15ull >> 57); /* 7 bits */
+            while (slot[h] && out[slot[h] - 1].addr != base)
+                h = (h + 1) & (COAL_SLOTS - 1);
+            uint32_t k = slot[h] ? slot[h] - 1u : n;
             if (k == n) {
                 if (n == COAL_MAX_ACCESSES)
                     break; /* cannot happen for size <= 16 */
@@ -62,7 +69,7 @@ uint32_t coalesce_warp(const uint64_t addr[32], uint32_t mask, uint32_t size, in
                 out[n].bytes = seg;
                 out[n].mask = 0;
                 bm[n][0] = bm[n][1] = 0;
-                n++;
+                slot[h] = (uint8_t)++n;
             }
             out[k].mask |= 1u << l;
             coal_mark(bm[k], (uint32_t)(a - base), (uint32_t)(stop - base));

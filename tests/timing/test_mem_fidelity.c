@@ -51,6 +51,19 @@ static void test_set_index(void **state)
     assert_int_equal(__builtin_popcount(used_lin), 1);
     assert_int_equal(__builtin_popcount(used_ccws), 32); /* 7 is odd: a permutation */
     assert_int_equal(__builtin_popcount(used_fermi), 8); /* k x 4096 < 128 K: bits 13-15 vary */
+    /* power-of-two and other set counts give the formulas' values (the first
+     * are computed with masks and shifts) */
+    static const uint32_t sets[] = {1, 32, 64, 256, 48, 96, 3};
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    for (unsigned i = 0; i < sizeof sets / sizeof sets[0]; i++)
+        for (int k = 0; k < 1000; k++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            uint64_t line = x >> (k % 40), s = sets[i];
+            struct cache c = {.sets = sets[i], .line_shift = 7, .index = CACHE_INDEX_LINEAR};
+            assert_int_equal(cache_set_index(&c, line), line % s);
+            c.index = CACHE_INDEX_CCWS_HASH;
+            assert_int_equal(cache_set_index(&c, line), (line % s + 7 * (line / s)) % s);
+        }
 }
 
 /* The same load three times: the second hits L1; a kernel end in between
