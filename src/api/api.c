@@ -537,8 +537,10 @@ static int launch_timing(ws_gpu *gpu, struct func_kernel *k)
     const uint64_t insn0 = gpu->stats.gpu_sim_insn;
     if (!sampler_detail(gpu->sampler, &gpu->config, k)) {
         int rc = func_run_kernel(k, &gpu->err);
-        if (rc == WS_OK)
+        if (rc == WS_OK) {
             sampler_skipped(gpu->sampler, k, gpu->stats.gpu_sim_insn - insn0);
+            timing_skip(gpu->timing, k);
+        }
         return rc;
     }
     uint64_t nctas = (uint64_t)k->grid[0] * k->grid[1] * k->grid[2];

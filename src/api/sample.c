@@ -10,15 +10,17 @@
 #include "stats/stats.h"
 #include "timing/engine.h"
 
-/* Detailed launches of one stratum: their cycles per thread instruction. */
-struct sample_stratum {
-    int32_t id; /* floor(log(thread instructions) / log(SAMPLE_STRATUM)) */
-    uint32_t n;
-    double cpi_sum, cpi_sq; /* sum of CPIs and of their squares */
-};
-
 #define SAMPLE_STRATUM 1.25 /* launches within 25 % of each other's work */
 #define SAMPLE_MAX_STRATA 64
+#define SAMPLE_RECENT 16    /* CPIs a stratum keeps: at most this many estimate */
+
+/* Detailed launches of one stratum: their cycles per thread instruction,
+ * the most recent SAMPLE_RECENT of them. */
+struct sample_stratum {
+    int32_t id; /* floor(log(thread instructions) / log(SAMPLE_STRATUM)) */
+    uint32_t n; /* detailed launches in all */
+    double cpi[SAMPLE_RECENT]; /* cpi[i % SAMPLE_RECENT] of the i-th */
+};
 
 /* Launches of one kernel alike in shape: same block, dynamic shared memory
  * and power of two of the CTA count. */
@@ -26,6 +28,7 @@ struct sample_group {
     const struct ptx_module *m;
     uint32_t func, block[3], dyn_shared, ctas_log2;
     uint64_t last_insn; /* the last launch's thread instructions: the next one's forecast */
+    uint64_t launches;  /* launches of the group decided so far */
     uint32_t nstrata;
     struct sample_stratum st[SAMPLE_MAX_STRATA];
 };
@@ -33,6 +36,7 @@ struct sample_group {
 struct sampler {
     struct sample_group *g;
     size_t n, cap;
+    uint32_t recent; /* CPIs an estimate uses: sample.kernel_detail, at most SAMPLE_RECENT */
     uint64_t detailed_launches, skipped_launches, skipped_ctas;
     uint64_t est_cycles, est_error_cycles;
 };
@@ -112,13 +116,27 @@ static double t975(uint32_t n)
 }
 
 /* Half-width of the 95 % confidence interval of the mean of n values with
- * this sum and sum of squares. */
+ * this sum and sum of squares (a stratum's recent CPIs: recent_sums). */
 static double ci95(uint32_t n, double sum, double sq)
 {
     if (n < 2)
         return 0;
     double var = (sq - sum * sum / n) / (n - 1);
     return t975(n) * sqrt(var > 0 ? var / n : 0);
+}
+
+/* The count, sum and sum of squares of the last `recent` CPIs of t. */
+static uint32_t recent_sums(const struct sample_stratum *t, uint32_t recent, double *sum,
+                            double *sq)
+{
+    uint32_t m = t->n < recent ? t->n : recent;
+    *sum = *sq = 0;
+    for (uint32_t i = t->n - m; i < t->n; i++) {
+        double c = t->cpi[i % SAMPLE_RECENT];
+        *sum += c;
+        *sq += c * c;
+    }
+    return m;
 }
 
 /* The stratum `id` of g, or the nearest one with detailed launches (NULL if
@@ -136,11 +154,25 @@ static const struct sample_stratum *stratum_near(const struct sample_group *g, i
     return best;
 }
 
+/* Is i a power of base (base >= 2; 1 = base^0 is one)? */
+static int is_power(uint64_t i, uint32_t base)
+{
+    if (!i)
+        return 0;
+    while (i % base == 0)
+        i /= base;
+    return i == 1;
+}
+
 int sampler_detail(struct sampler *s, const struct gpu_config *c, const struct func_kernel *k)
 {
     if (!c->sample_kernels)
         return 1;
-    const struct sample_group *g = group_of(s, k);
+    s->recent = c->sample_kernel_detail < SAMPLE_RECENT ? c->sample_kernel_detail : SAMPLE_RECENT;
+    struct sample_group *g = group_of(s, k);
+    uint64_t i = g->launches++;
+    if (c->sample_kernel_resample >= 2 && is_power(i, c->sample_kernel_resample))
+        return 1; /* later behaviour is measured too */
     int exact;
     const struct sample_stratum *t = stratum_near(g, stratum_id(g->last_insn), &exact);
     return !g->last_insn || !exact || t->n < c->sample_kernel_detail;
@@ -151,16 +183,18 @@ void sampler_skipped(struct sampler *s, const struct func_kernel *k, uint64_t in
     struct sample_group *g = group_of(s, k);
     int exact;
     const struct sample_stratum *t = stratum_near(g, stratum_id(insn), &exact);
-    double mean = t->cpi_sum / t->n, dev = ci95(t->n, t->cpi_sum, t->cpi_sq);
-    if (!exact) { /* the forecast missed: the CPIs of every stratum of the group */
+    double sum, sq;
+    uint32_t m = recent_sums(t, s->recent, &sum, &sq);
+    double mean = sum / m, dev = ci95(m, sum, sq);
+    if (!exact) { /* the forecast missed: the recent CPIs of every stratum of the group */
         uint32_t n = 0;
-        double sum = 0, sq = 0;
+        double all = 0, allsq = 0;
         for (uint32_t i = 0; i < g->nstrata; i++) {
-            n += g->st[i].n;
-            sum += g->st[i].cpi_sum;
-            sq += g->st[i].cpi_sq;
+            n += recent_sums(&g->st[i], s->recent, &sum, &sq);
+            all += sum;
+            allsq += sq;
         }
-        dev = fmax(ci95(n, sum, sq), fabs(sum / n - mean));
+        dev = fmax(ci95(n, all, allsq), fabs(all / n - mean));
     }
     g->last_insn = insn;
     s->skipped_launches++;
@@ -217,10 +251,8 @@ void sampler_detailed(struct sampler *s, const struct func_kernel *k,
         return;
     if (!t) {
         t = &g->st[g->nstrata++];
-        *t = (struct sample_stratum){id, 0, 0, 0};
+        memset(t, 0, sizeof *t);
+        t->id = id;
     }
-    double cpi = cycles / (double)insn;
-    t->cpi_sum += cpi;
-    t->cpi_sq += cpi * cpi;
-    t->n++;
+    t->cpi[t->n++ % SAMPLE_RECENT] = cycles / (double)insn;
 }

@@ -11,11 +11,18 @@
  * factor 1.25 of each other.  A launch is forecast to do the work of the
  * group's previous launch; while that stratum has fewer than
  * sample.kernel_detail detailed launches the launch is simulated in detail,
- * otherwise it runs functionally and is estimated as its thread instructions
- * x the mean cycles per thread instruction (CPI) of its actual stratum, with
- * the 95 % confidence half-width of that mean (Student's t) as its bound;
- * when the forecast missed (no detailed launch in its actual stratum), the
- * nearest stratum's CPI, with a bound covering every stratum of the group.
+ * and so are the group's launches number b, b^2, b^3, ... (b =
+ * sample.kernel_resample, default 4: logarithmically many, so that a
+ * program whose launches grow faster or slower over its run is measured late
+ * as well as early).  Any other launch runs functionally and is estimated as
+ * its thread instructions x the mean cycles per thread instruction (CPI) of
+ * the sample.kernel_detail most recent detailed launches of its actual
+ * stratum, with the 95 % confidence half-width of that mean (Student's t) as
+ * its bound; when the forecast missed (no detailed launch in its actual
+ * stratum), the nearest stratum's CPI, with a bound covering every stratum
+ * of the group.  After a skipped launch the timing model is left as
+ * simulating it most likely would have left it (timing_skip: the CTA
+ * dispatch pointer and the SMs' instruction caches).
  *
  * Intra-kernel sampling (sample.ctas=N): a launch with more than N CTAs has
  * CTAs 0 .. N-1 simulated in detail and the rest fast-forwarded functionally.
@@ -26,8 +33,8 @@
  * whole extrapolation when the sample never filled the GPU).
  *
  * The bounds are statistical: they do not cover what the sample cannot show
- * (caches left cold by skipped launches, CTAs whose behaviour differs from
- * the first ones); bench/sampling.sh measures the real error.
+ * (data left out of the L2 by skipped launches, launches or CTAs that differ
+ * at the same work); bench/sampling.sh measures the real error.
  *
  * Statistics: sample_detailed_launches, sample_skipped_launches,
  * sample_skipped_ctas, sample_est_cycles (simulated cycles plus the estimates)

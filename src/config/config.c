@@ -121,6 +121,10 @@ static const struct cfg_key cfg_keys[] = {
     {"sample.kernel_detail", CFG_U32, F(sample_kernel_detail), 0, "2", 2, 1000000, NULL, 1,
      "kernel-level sampling: launches of a group simulated in detail before the rest are "
      "estimated", 0, 0},
+    {"sample.kernel_resample", CFG_U32, F(sample_kernel_resample), 0, "4", 0, 1000000, NULL, 1,
+     "kernel-level sampling: a group's launches number base, base^2, base^3, ... are "
+     "simulated in detail too, and an estimate uses the sample.kernel_detail most recent "
+     "detailed launches of its stratum (0 or 1: only the first ones)", 0, 0},
     {"sample.ctas", CFG_U64, F(sample_ctas), 0, "0", 0, UINT64_MAX, NULL, 1,
      "intra-kernel sampled simulation: CTAs of a launch simulated in detail, the rest run "
      "functionally and their cycles estimated from the steady rate (0 = all in detail)", 0,

@@ -485,6 +485,17 @@ void timing_set_cta_limit(struct timing *t, uint64_t limit)
     t->cta_limit = limit;
 }
 
+void timing_skip(struct timing *t, const struct func_kernel *k)
+{
+    uint64_t nctas = (uint64_t)k->grid[0] * k->grid[1] * k->grid[2];
+    uint32_t n = nctas < t->nsms ? (uint32_t)nctas : t->nsms;
+    const struct ptx_func *f = &k->m->funcs[k->func];
+    for (uint32_t i = 0; i < n; i++) /* instructions are 8 bytes apart (sm.c, fetch) */
+        memsys_l1i_warm(t->ms, (t->dispatch_rr + i) % t->nsms, (uint64_t)f->first_pc * 8u,
+                        (uint64_t)(f->first_pc + f->ninsts) * 8u);
+    t->dispatch_rr = (uint32_t)((t->dispatch_rr + nctas) % t->nsms);
+}
+
 const struct timing_window *timing_window(const struct timing *t)
 {
     return &t->win;

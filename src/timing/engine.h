@@ -62,6 +62,13 @@ uint32_t timing_regs_per_thread(const struct ptx_module *m, uint32_t func);
 int timing_run(struct timing *t, struct func_kernel *k, struct err *e);
 /* CTAs the next launches simulate (0 = all). */
 void timing_set_cta_limit(struct timing *t, uint64_t limit);
+/* Launch k ran functionally instead (kernel-level sampling): leave what
+ * simulating it would most likely have left.  The CTA dispatch pointer moves
+ * past its CTAs (exact when they fit in one wave on empty SMs) and the
+ * instruction caches of the SMs that would have run them hold the kernel's
+ * code.  (The data caches are as the last simulated launch left them: its
+ * end flushed what a kernel end flushes.) */
+void timing_skip(struct timing *t, const struct func_kernel *k);
 
 /* Points of the last launch's CTA dispatch, each as (cycles since the
  * launch began, thread instructions of the launch so far, CTAs dispatched).

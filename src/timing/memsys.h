@@ -79,6 +79,10 @@ int memsys_stores_pending(const struct mem_system *ms, uint32_t sm, uint32_t slo
  * will be available (the SM retries then). */
 int memsys_ifetch(struct mem_system *ms, uint32_t sm, uint64_t addr, uint64_t now,
                   uint64_t *ready_at);
+/* Lines [lo, hi) of the instruction address space present in SM sm's
+ * instruction cache as if fetched long ago (nothing counted): what a launch
+ * that ran functionally would have left there (timing_skip). */
+void memsys_l1i_warm(struct mem_system *ms, uint32_t sm, uint64_t lo, uint64_t hi);
 
 /* Advance one core cycle (and the other domains by their ratio): the three
  * steps below, with every SM's LD/ST unit in SM order. */

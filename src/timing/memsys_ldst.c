@@ -774,3 +774,22 @@ int memsys_ifetch(struct mem_system *ms, uint32_t sm, uint64_t addr, uint64_t no
     m->l1i_ready[(size_t)set * c->assoc + way] = *ready_at;
     return 0;
 }
+
+void memsys_l1i_warm(struct mem_system *ms, uint32_t sm, uint64_t lo, uint64_t hi)
+{
+    struct sm_mem *m = &ms->sm[sm];
+    struct cache *c = &m->l1i;
+    for (uint64_t line = lo >> ms->l1i_shift; line << ms->l1i_shift < hi; line++) {
+        uint32_t set = cache_set_index(c, line), way;
+        struct cache_access ca = {.line_addr = line, .sm = sm, .warp = -1};
+        if (cache_probe(c, set, line << ms->l1i_shift, &way) != CACHE_MISS) {
+            cache_touch(c, set, way, &ca);
+        } else {
+            struct cache_victim v;
+            if (cache_allocate(c, set, line << ms->l1i_shift, &ca, &way, &v) != 0)
+                continue;
+            cache_fill(c, set, way);
+        }
+        m->l1i_ready[(size_t)set * c->assoc + way] = 0;
+    }
+}

@@ -146,35 +146,73 @@ static void test_off_is_exact(void **state)
     ws_gpu_free(f.gpu);
 }
 
+static uint64_t abs_diff(uint64_t a, uint64_t b) { return a > b ? a - b : b - a; }
+
+/* Twelve launches of the same work: the first (cold instruction and data
+ * caches) and the second are simulated in detail, then the group's launches
+ * 4, 16, ... (sample.kernel_resample = 4): launch 4.  The rest are estimated
+ * from the stratum's two most recent detailed launches (1 and 4), so the
+ * cold first launch no longer weighs on the estimate, as it does with
+ * resampling off (launches 0 and 1). */
 static void test_kernel_level(void **state)
 {
     (void)state;
-    static struct fx full, smp;
+    static struct fx full, smp, first;
     const char *const none[] = {NULL};
     const char *const on[] = {"sample.kernels", "1", NULL};
-    run_kernels(&full, none, 6);
-    run_kernels(&smp, on, 6);
-    assert_int_equal(stat(&smp, "sample_detailed_launches"), 2);
-    assert_int_equal(stat(&smp, "sample_skipped_launches"), 4);
+    const char *const once[] = {"sample.kernels", "1", "sample.kernel_resample", "0", NULL};
+    run_kernels(&full, none, 12);
+    run_kernels(&smp, on, 12);
+    run_kernels(&first, once, 12);
+    assert_int_equal(stat(&smp, "sample_detailed_launches"), 3);
+    assert_int_equal(stat(&smp, "sample_skipped_launches"), 9);
+    assert_int_equal(stat(&first, "sample_detailed_launches"), 2);
     assert_int_equal(stat(&smp, "gpu_sim_insn"), stat(&full, "gpu_sim_insn"));
     uint64_t truth = stat(&full, "gpu_sim_cycle"), est = stat(&smp, "sample_est_cycles");
     uint64_t bound = stat(&smp, "sample_est_error_cycles");
-    uint64_t err = est > truth ? est - truth : truth - est;
-    print_message("kernel-level: full %llu, estimate %llu +- %llu, detailed %llu\n",
-                  (unsigned long long)truth, (unsigned long long)est,
-                  (unsigned long long)bound, (unsigned long long)stat(&smp, "gpu_sim_cycle"));
+    uint64_t err = abs_diff(est, truth), err_first = abs_diff(stat(&first, "sample_est_cycles"), truth);
+    print_message("kernel-level: full %llu, estimate %llu +- %llu (resampling off: %llu), "
+                  "detailed %llu\n",
+                  (unsigned long long)truth, (unsigned long long)est, (unsigned long long)bound,
+                  (unsigned long long)stat(&first, "sample_est_cycles"),
+                  (unsigned long long)stat(&smp, "gpu_sim_cycle"));
     assert_true(err <= bound);
+    assert_true(err < err_first);
     assert_true(stat(&smp, "gpu_sim_cycle") * 2 < truth);
     /* four times the loop per thread: a new stratum; the first such launch
      * is forecast from the last one's work and estimated, the next one is
      * simulated in detail */
     launch(&smp, 60, 16);
-    assert_int_equal(stat(&smp, "sample_detailed_launches"), 2);
-    launch(&smp, 60, 16);
     assert_int_equal(stat(&smp, "sample_detailed_launches"), 3);
+    launch(&smp, 60, 16);
+    assert_int_equal(stat(&smp, "sample_detailed_launches"), 4);
     check_results(&smp);
     ws_gpu_free(full.gpu);
     ws_gpu_free(smp.gpu);
+    ws_gpu_free(first.gpu);
+}
+
+/* Launches of one CTA go to SM 0, 1, 2, ... in turn (dispatch round robin).
+ * With sampling, launches 0, 1, 4 and 16 are simulated: the first three
+ * fetch the kernel into cold instruction caches (SMs 0, 1, 4); launch 16
+ * runs on SM 16 % 15 = 1, as in a full run, and finds the code there.
+ * Without timing_skip the skipped launches would not move the dispatch (16
+ * would run on SM 3, cold) nor leave code in the SMs they would have used. */
+static void test_skip_state(void **state)
+{
+    (void)state;
+    static struct fx f;
+    const char *const on[] = {"sample.kernels", "1", NULL};
+    open_gpu(&f, on);
+    launch(&f, 1, 4);
+    uint64_t cold = stat(&f, "l1i_misses");
+    assert_true(cold > 0);
+    for (int i = 1; i < 17; i++)
+        launch(&f, 1, 4);
+    check_results(&f);
+    assert_int_equal(stat(&f, "sample_detailed_launches"), 4);
+    assert_int_equal(stat(&f, "l1i_misses"), 3 * cold);
+    ws_gpu_free(f.gpu);
 }
 
 static void test_intra_kernel(void **state)
@@ -210,6 +248,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_off_is_exact),
         cmocka_unit_test(test_kernel_level),
+        cmocka_unit_test(test_skip_state),
         cmocka_unit_test(test_intra_kernel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
