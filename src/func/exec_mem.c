@@ -182,7 +182,8 @@ static struct func_sink_load *log_load(const struct step *s, uint32_t mask, unsi
 {
     struct func_sink *k = s->c->sink;
     struct func_sink_load *x = ARRAY_PUSH(k->loads, k->nloads, k->loads_cap);
-    *x = (struct func_sink_load){.nops = k->nops, .first = k->nptrs, .mask = mask,
+    *x = (struct func_sink_load){.w = s->w, .ri = {SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX},
+                                 .nops = k->nops, .first = k->nptrs, .mask = mask,
                                  .esz = (uint8_t)esz, .nel = (uint8_t)nel, .sign = (uint8_t)sign};
     array_reserve((void **)&k->ptrs, &k->ptrs_cap, k->nptrs + 32, sizeof *k->ptrs);
     return x;
@@ -231,8 +232,9 @@ int exec_ld(const struct step *s, uint32_t mask, struct func_trace *t)
             r = PTX_NO_INDEX;
         uint64_t wm = r == PTX_NO_INDEX ? 0 : exec_reg_width_mask(s, r);
         uint64_t *dst = r == PTX_NO_INDEX ? NULL : reg_ptr(s->w, r);
+        size_t ri = dst ? (size_t)(dst - s->w->regs) : SIZE_MAX;
         if (x) {
-            x->dst[i] = dst;
+            x->ri[i] = ri;
             x->wm[i] = wm;
         }
         xp = x ? s->c->sink->ptrs + x->first : NULL;
@@ -246,7 +248,7 @@ int exec_ld(const struct step *s, uint32_t mask, struct func_trace *t)
                 if (i == 0) {
                     if (!x) {
                         x = log_load(s, 0, esz, nel, sign);
-                        x->dst[0] = dst;
+                        x->ri[0] = ri;
                         x->wm[0] = wm;
                         xp = s->c->sink->ptrs + x->first;
                     }
@@ -256,7 +258,7 @@ int exec_ld(const struct step *s, uint32_t mask, struct func_trace *t)
                 } else if (p != *xp++ + (size_t)i * esz && dst) {
                     /* not where the merge would read it again */
                     struct func_deferred *o = defer(s, FUNC_DEF_LOAD, p, esz);
-                    o->ri = (size_t)(dst - s->w->regs) + l;
+                    o->ri = ri + l;
                     o->sign = (uint8_t)sign;
                     o->wm = wm;
                 }

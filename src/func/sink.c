@@ -50,13 +50,13 @@ static void reload(const struct func_sink *s, const struct func_sink_load *x,
         unsigned l = (unsigned)__builtin_ctz(m);
         for (unsigned i = 0; i < x->nel; i++) {
             const uint8_t *p = *pp + (size_t)i * x->esz;
-            if (!x->dst[i] || !written_has(wr, p))
+            if (x->ri[i] == SIZE_MAX || !written_has(wr, p))
                 continue;
             uint64_t v = 0;
             memcpy(&v, p, x->esz);
             if (x->sign)
                 v = sext(v, x->esz);
-            x->dst[i][l] = v & x->wm[i];
+            x->w->regs[x->ri[i] + l] = v & x->wm[i];
         }
     }
 }

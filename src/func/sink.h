@@ -58,7 +58,9 @@ struct func_deferred {
 /* A load done in place, to read again at the merge if a write before it
  * touched its lines. */
 struct func_sink_load {
-    uint64_t *dst[4];    /* per vector element: its register's lanes; NULL: none */
+    struct func_warp *w; /* the warp whose registers receive the values */
+    size_t ri[4];        /* per vector element: its register's lane 0 in w->regs (an
+                            index: a call may move the file); SIZE_MAX: none */
     uint64_t wm[4];      /* per element: register value mask */
     size_t nops;         /* writes its sink logged before it */
     size_t first;        /* its lanes' element-0 host addresses: ptrs[first ..] */
