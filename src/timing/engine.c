@@ -615,9 +615,10 @@ static uint32_t slot_of(const struct sm *sm, const struct func_warp *w)
 /* The serial phase after the SMs' parallel cycle, in SM order: the
  * max_warp_insn limit where a serial run would have crossed it (after the
  * step that crossed it), the first SM's error, then each SM's deferred
- * device-memory writes, the loads that must see them, and its step count.  The threads' summaries say whether
- * any SM failed or the launch may have crossed the limit; only then is every
- * SM's sink looked at in turn.  *progress and *busy: any SM's flags. */
+ * device-memory writes, the loads that must see them, and its step count.
+ * The threads' summaries say whether any SM failed or the launch may have
+ * crossed the limit; only then is every SM's sink looked at in turn.
+ * *progress and *busy: any SM's flags. */
 static int par_merge(struct timing *t, const struct timing_launch *L, int *progress, int *busy,
                      struct err *e)
 {

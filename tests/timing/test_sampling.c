@@ -170,7 +170,8 @@ static void test_kernel_level(void **state)
     assert_int_equal(stat(&smp, "gpu_sim_insn"), stat(&full, "gpu_sim_insn"));
     uint64_t truth = stat(&full, "gpu_sim_cycle"), est = stat(&smp, "sample_est_cycles");
     uint64_t bound = stat(&smp, "sample_est_error_cycles");
-    uint64_t err = abs_diff(est, truth), err_first = abs_diff(stat(&first, "sample_est_cycles"), truth);
+    uint64_t err = abs_diff(est, truth);
+    uint64_t err_first = abs_diff(stat(&first, "sample_est_cycles"), truth);
     print_message("kernel-level: full %llu, estimate %llu +- %llu (resampling off: %llu), "
                   "detailed %llu\n",
                   (unsigned long long)truth, (unsigned long long)est, (unsigned long long)bound,
