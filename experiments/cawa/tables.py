@@ -13,7 +13,7 @@ import os
 BUILTIN = ["bfs", "kmeans", "ndl", "srad", "backp"]
 BUILTIN_SENS = ["bfs", "kmeans", "ndl", "srad"]
 # Table 2 as Rodinia programs (cawa-rodinia.toml names); kmeans is the built-in
-PROG_SENS = ["bfs64k", "b+tree", "needle", "srad_1", "sc_small"]  # heartwall: not run (README)
+PROG_SENS = ["bfs64k", "b+tree", "needle", "srad_1", "sc_small", "heartwall"]
 PROG_NONSENS = ["backprop", "particle", "pathfinder", "sc_mid"]
 DIRS = {}  # workload -> the sweep folder holding its json/
 # ratios shown as '-' when their denominator is 0 (nothing was measured)
