@@ -18,8 +18,8 @@ static void bj_sizes(enum wl_size s, uint32_t *players, uint32_t *hands)
     case WL_MEDIUM:
         *players = 8192, *hands = 8;
         return;
-    case WL_LARGE:
-        *players = 131072, *hands = 64;
+    case WL_LARGE: /* 16 x medium's 15 M warp instructions; 64 hands passed max_warp_insn */
+        *players = 131072, *hands = 16;
         return;
     }
 }
