@@ -47,6 +47,9 @@ foreach(name ${WS_WORKLOAD_NAMES})
   # the same checks through the cycle-level timing model (daws preset)
   add_test(NAME workload/${name}/small-timing
            COMMAND warpsim run ${name} --size small --config daws)
+  # and with loads hoisted as a scheduling compiler places them (ptx.hoist_loads)
+  add_test(NAME workload/${name}/small-hoisted
+           COMMAND warpsim run ${name} --size small --config gtx480 --set ptx.hoist_loads=1)
 endforeach()
 
 find_program(NVCC nvcc PATHS /usr/local/cuda/bin)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/hoist.h"
 #include "api/gpu.h"
 #include "api/sample.h"
 #include "base/alloc.h"
@@ -98,6 +99,11 @@ int ws_gpu_set(ws_gpu *gpu, const char *key, const char *value)
     int rc = config_set(&nc, key, value, &gpu->err);
     if (rc != WS_OK)
         return rc;
+    if (gpu->nmods && nc.hoist_loads != gpu->config.hoist_loads)
+        return err_set(&gpu->err, WS_ERR_INVALID,
+                       "option '%s': code is already loaded in its order; set it before "
+                       "loading a module",
+                       key);
     return config_commit(gpu, &nc);
 }
 
@@ -115,6 +121,11 @@ int ws_gpu_load_config(ws_gpu *gpu, const char *preset_or_path)
     struct gpu_config nc = gpu->config;
     char *ignored = NULL;
     int rc = config_load_ignored(&nc, preset_or_path, &ignored, &gpu->err);
+    if (rc == WS_OK && gpu->nmods && nc.hoist_loads != gpu->config.hoist_loads)
+        rc = err_set(&gpu->err, WS_ERR_INVALID,
+                     "--config %s: it sets ptx.hoist_loads, but code is already loaded in its "
+                     "order; load the configuration before the module",
+                     preset_or_path);
     if (rc == WS_OK)
         rc = config_commit(gpu, &nc);
     if (rc == WS_OK && ignored && *ignored) {
@@ -280,6 +291,8 @@ int ws_module_load_string(ws_gpu *gpu, const char *ptx, const char *name, ws_mod
     int rc = ptx_parse(ptx, strlen(ptx), name, &pm, &gpu->err);
     if (rc != WS_OK)
         return rc;
+    if (gpu->config.hoist_loads)
+        hoist_loads(pm);
     rc = analysis_run(pm, &an, &gpu->err);
     if (rc != WS_OK) {
         ptx_module_free(pm);

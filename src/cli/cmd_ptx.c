@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/hoist.h"
 #include "analysis/phase.h"
 #include "base/alloc.h"
 #include "base/file.h"
@@ -20,13 +21,16 @@
 
 static void ptx_usage(FILE *out)
 {
-    fprintf(out, "usage: warpsim ptx <file.ptx> [--config preset|file] [--quiet]\n\n"
+    fprintf(out, "usage: warpsim ptx <file.ptx> [--config preset|file] [--set key=value]... "
+                 "[--quiet]\n\n"
                  "Parses and analyses a PTX file and prints its kernels and functions with\n"
                  "their parameters, registers, basic blocks, loops, reconvergence points and\n"
                  "program phases (Phase-aware scheduling: count, shortest, longest, and each\n"
                  "phase's PCs and length in cycles).\n"
                  "  --config X  size phases with the SM latencies of preset or file X\n"
                  "              (default gtx480)\n"
+                 "  --set K=V   change one option after --config (e.g. ptx.hoist_loads=1:\n"
+                 "              analyse the code in the order the timing model runs it)\n"
                  "  --quiet     only report whether the file parses (exit status 0 or 1)\n");
 }
 
@@ -151,13 +155,21 @@ static void print_func(const struct ptx_module *m, const struct analysis *a, con
 int cmd_ptx(int argc, char **argv)
 {
     const char *path = NULL, *config = NULL;
-    int quiet = 0;
+    const char *sets[64];
+    int quiet = 0, nsets = 0;
     for (int i = 0; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             ptx_usage(stdout);
             return 0;
         } else if (strcmp(argv[i], "--config") == 0) {
             if (!(config = cli_value(argc, argv, &i)))
+                return 2;
+        } else if (strcmp(argv[i], "--set") == 0) {
+            if (nsets == (int)(sizeof sets / sizeof sets[0])) {
+                fprintf(stderr, "warpsim ptx: more than %d --set options\n", nsets);
+                return 2;
+            }
+            if (!(sets[nsets++] = cli_value(argc, argv, &i)))
                 return 2;
         } else if (strcmp(argv[i], "--quiet") == 0) {
             quiet = 1;
@@ -179,7 +191,25 @@ int cmd_ptx(int argc, char **argv)
     err_clear(&e);
     struct gpu_config cfg;
     config_defaults(&cfg);
-    if (config && (config_load(&cfg, config, &e) != WS_OK || config_validate(&cfg, &e) != WS_OK)) {
+    if (config && config_load(&cfg, config, &e) != WS_OK) {
+        fprintf(stderr, "warpsim ptx: %s\n", e.msg);
+        return 2;
+    }
+    for (int k = 0; k < nsets; k++) {
+        char key[128];
+        const char *eq = strchr(sets[k], '=');
+        if (!eq || eq == sets[k] || (size_t)(eq - sets[k]) >= sizeof key) {
+            fprintf(stderr, "warpsim ptx: --set %s: expected KEY=VALUE\n", sets[k]);
+            return 2;
+        }
+        memcpy(key, sets[k], (size_t)(eq - sets[k]));
+        key[eq - sets[k]] = 0;
+        if (config_set(&cfg, key, eq + 1, &e) != WS_OK) {
+            fprintf(stderr, "warpsim ptx: --set %s: %s\n", sets[k], e.msg);
+            return 2;
+        }
+    }
+    if (config_validate(&cfg, &e) != WS_OK) {
         fprintf(stderr, "warpsim ptx: %s\n", e.msg);
         return 2;
     }
@@ -193,6 +223,8 @@ int cmd_ptx(int argc, char **argv)
     }
     int rc = ptx_parse(text, len, path, &m, &e);
     free(text);
+    if (rc == WS_OK && cfg.hoist_loads)
+        hoist_loads(m);
     if (rc == WS_OK)
         rc = analysis_run(m, &a, &e);
     if (rc != WS_OK) {

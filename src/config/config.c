@@ -178,6 +178,11 @@ static const struct cfg_key cfg_keys[] = {
            "packet, icnt.ctrl_bytes, on the reply network) and a warp completes, and a fence "
            "(membar) passes, only once its stores are acknowledged, as GPGPU-Sim 3.x (WRITE_ACK; "
            "shd_warp_t::stores_done()); 0: a store is done when the LD/ST unit has sent it"),
+    K_BOOL("ptx.hoist_loads", hoist_loads, "0",
+           "1: each module's global, local and texture loads move up their basic block, with "
+           "the instructions they depend on, as a scheduling compiler places them (PTX-plus "
+           "order, the code GPGPU-Sim 3.x papers ran; analysis/hoist.h); results are "
+           "unchanged, the issue order moves; 0: nvcc's PTX order. Set before loading code"),
     K_U32("lwm.rows", lwm_rows, "8", 1, 16,
           "rows of 32 threads per large warp under sm.issue_model=lwm (slides: 256-thread "
           "warps, 8 rows, are best); a CTA's warps are grouped in launch order"),

@@ -88,6 +88,7 @@ struct gpu_config {
     uint32_t lwm_rows;           /* rows of 32 threads per large warp (issue model lwm) */
     uint32_t barrel;             /* 1: a warp issues only once its previous instructions completed */
     uint32_t store_ack;          /* 1: stores are acknowledged; warps and fences wait for them */
+    uint32_t hoist_loads;        /* 1: loads move up their block (analysis/hoist.h) */
 
     /* execution units: count = pipeline registers (units that can accept an
      * instruction per cycle), latency and initiation interval in core cycles */

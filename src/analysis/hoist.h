@@ -1,0 +1,40 @@
+/* hoist.h: load hoisting, the instruction order of a scheduling compiler
+ * (option ptx.hoist_loads).
+ *
+ * GPGPU-Sim 3.x papers ran PTX-plus, the GT200 code that ptxas had
+ * scheduled: a global load sits well above its first use, with the address
+ * arithmetic it needs, so a warp issues its loads and then computes while
+ * they are in flight.  nvcc's PTX keeps each load next to its first use.  The
+ * order matters to the schedulers: a warp that stalls right after its load
+ * lets a greedy scheduler (GTO) move on, one that does not keeps it (the
+ * Phase-aware paper's type B mechanism, SPEC-policies 5).
+ *
+ * The transformation, applied to a parsed module before its analysis:
+ *  - A function body is cut into segments: a segment ends before every
+ *    branch target and around every ordering instruction, which stays where
+ *    it is (bra, call, ret, exit, trap, st, atom, red, bar, membar, fence,
+ *    sust, nanosleep, pmevent, and any instruction with .sync, .volatile or a
+ *    memory-ordering scope).  So no instruction leaves its basic block and no
+ *    load passes a store, an atomic, a barrier or a fence.
+ *  - In a segment, the movable loads (ld/ldu of the global, local or generic
+ *    space, tex, tld4, suld) and every instruction they depend on in the
+ *    segment (register read-after-write, write-after-read and
+ *    write-after-write, guards and the carry flag included) move to the
+ *    segment's start in their original order; the other instructions follow
+ *    in theirs.  [CHOICE] a stable partition: every load as early as its
+ *    segment allows, the order among loads kept (ptxas also weighs register
+ *    pressure, which this does not).
+ * Dependences are kept, so results are unchanged; only the issue order moves.
+ * Instructions keep their source positions; PCs are the new positions. */
+#ifndef WS_ANALYSIS_HOIST_H
+#define WS_ANALYSIS_HOIST_H
+
+#include <stdint.h>
+
+#include "ptx/ir.h"
+
+/* Reorder m's function bodies as above.  Returns the number of instructions
+ * whose PC changed. */
+uint32_t hoist_loads(struct ptx_module *m);
+
+#endif
