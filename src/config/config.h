@@ -127,6 +127,8 @@ struct gpu_config {
     uint32_t l2_bank_queue;      /* request queue entries per bank */
     uint32_t l2_reply_queue;     /* 0: unbounded; else replies the L2-to-icnt queue holds
                                     before lookups wait (GPGPU-Sim's L2_icnt queue) */
+    uint32_t l2_fill_queue;      /* 0: DRAM returns fill at once; else returns each bank's
+                                    DRAM-to-L2 queue holds (one fill per bank per l2 cycle) */
     char l1d_latency_on[8];      /* "all": hits and fills pay l1d.latency; "hits": hits only */
     uint32_t l1d_flush, l2_flush;/* invalidate at the end of every kernel */
     uint32_t l2_memcpy_fill;     /* host-to-device copies write their lines into the L2 */

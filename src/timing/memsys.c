@@ -259,6 +259,11 @@ static void memsys_register(struct mem_system *ms, struct stats *s)
     C(l2_bypasses, "L2 reads the L2 policy sent straight to DRAM (no lookup, no fill)");
     C(l2_reply_stalls, "L2 cycles a slice stopped looking up waiting requests because its "
                        "reply queue was full (l2.reply_queue)");
+    C(l2_fill_stalls, "L2 cycles a DRAM channel's returns waited at their head because the "
+                      "L2 bank fill queue of the first was full (l2.fill_queue)");
+    C(l2_fill_queue_latency_sum, "l2 cycles DRAM returns waited in L2 bank fill queues "
+                                 "(l2.fill_queue)");
+    C(l2_fill_queue_latency_count, "DRAM returns taken from L2 bank fill queues");
     C(l2_requests, "requests that arrived at an L2 sub-partition (bypassed or not; not "
                    "write-backs or fetches)");
     L(l2_hit_divergence_sum, "core cycles between the first and the last L2-hit reply of "
@@ -275,6 +280,10 @@ static void memsys_register(struct mem_system *ms, struct stats *s)
                 "l2_bypasses", "l2_requests", 1.0);
     stats_ratio(s, "l2_queue_latency", "average L2 bank-queue wait (l2 cycles)",
                 "l2_queue_latency_sum", "l2_queue_latency_count", 1.0);
+    stats_ratio(s, "l2_fill_queue_latency",
+                "average wait of a DRAM return in its L2 bank's fill queue (l2 cycles; "
+                "l2.fill_queue)",
+                "l2_fill_queue_latency_sum", "l2_fill_queue_latency_count", 1.0);
 #undef C
     size_t st = sizeof(struct dram_channel);
     stats_counter(s, "dram_accesses", "DRAM column commands", &ms->ch[0].accesses, ms->n_ch, st);
@@ -462,6 +471,8 @@ int memsys_new(const struct gpu_config *cfg, const struct dev_mem *mem, struct s
     }
     pool_cap += (uint64_t)ms->n_sub * ((uint64_t)c->l2_banks * c->l2_bank_queue +
                                        2ull * c->icnt_queue + 64);
+    if (c->l2_fill_queue && c->l2_enabled) /* returns out of the channels' return rings */
+        pool_cap += (uint64_t)ms->n_sub * c->l2_banks * c->l2_fill_queue;
     for (uint32_t i = 0; i < ms->n_ch; i++)
         pool_cap += ms->ch[i].cap + ms->ch[i].n_banks + ms->ch[i].ret.cap;
     ms->pool.cap = (uint32_t)pool_cap;
@@ -480,6 +491,11 @@ int memsys_new(const struct gpu_config *cfg, const struct dev_mem *mem, struct s
         sb->bankq = xcalloc(c->l2_banks, sizeof *sb->bankq);
         for (uint32_t b = 0; b < c->l2_banks; b++)
             memsys_ring_alloc(&sb->bankq[b], c->l2_bank_queue, 0);
+        if (c->l2_fill_queue && c->l2_enabled) {
+            sb->fillq = xcalloc(c->l2_banks, sizeof *sb->fillq);
+            for (uint32_t b = 0; b < c->l2_banks; b++)
+                memsys_ring_alloc(&sb->fillq[b], c->l2_fill_queue, 1);
+        }
         memsys_ring_alloc(&sb->rop, ms->pool.cap, 1);
         memsys_ring_alloc(&sb->byp, ms->pool.cap, 1);
         memsys_ring_alloc(&sb->out, ms->pool.cap, 1);
@@ -534,6 +550,9 @@ void memsys_free(struct mem_system *ms)
             for (uint32_t b = 0; b < ms->cfg.l2_banks; b++)
                 memsys_ring_release(&sb->bankq[b]);
             free(sb->bankq);
+            for (uint32_t b = 0; sb->fillq && b < ms->cfg.l2_banks; b++)
+                memsys_ring_release(&sb->fillq[b]);
+            free(sb->fillq);
             memsys_ring_release(&sb->out);
             memsys_ring_release(&sb->rop);
             memsys_ring_release(&sb->byp);
@@ -687,7 +706,7 @@ uint64_t memsys_next_event(const struct mem_system *ms, uint64_t now)
     for (uint32_t s = 0; s < ms->n_sub; s++) {
         const struct l2_sub *sb = &ms->sub[s];
         for (uint32_t b = 0; b < ms->cfg.l2_banks; b++)
-            if (!ring_empty(&sb->bankq[b]))
+            if (!ring_empty(&sb->bankq[b]) || (sb->fillq && !ring_empty(&sb->fillq[b])))
                 best = min_u64(best, dom_to_core(ms, now, ms->f_l2, ms->acc_l2, ms->l2_now,
                                                  ms->l2_now + 1));
         const struct idx_ring *delays[2] = {&sb->rop, &sb->byp};
@@ -745,17 +764,22 @@ void memsys_dump(const struct mem_system *ms, FILE *out)
     }
     for (uint32_t s = 0; s < ms->n_sub; s++) {
         const struct l2_sub *sb = &ms->sub[s];
-        uint32_t qn = 0;
-        for (uint32_t b = 0; b < ms->cfg.l2_banks; b++)
+        uint32_t qn = 0, fn = 0;
+        for (uint32_t b = 0; b < ms->cfg.l2_banks; b++) {
             qn += sb->bankq[b].n;
-        if (!qn && !sb->mshr.used && ring_empty(&sb->out) && ring_empty(&ms->req_net.dst[s].q) &&
-            ring_empty(&sb->rop) && ring_empty(&sb->byp))
+            fn += sb->fillq ? sb->fillq[b].n : 0;
+        }
+        if (!qn && !fn && !sb->mshr.used && ring_empty(&sb->out) &&
+            ring_empty(&ms->req_net.dst[s].q) && ring_empty(&sb->rop) && ring_empty(&sb->byp))
             continue;
         fprintf(out,
                 "  l2 sub-partition %u: input %u, rop %u, bypass %u, bank queues %u, mshr %u/%u, "
-                "replies %u\n",
+                "replies %u",
                 s, ms->req_net.dst[s].q.n, sb->rop.n, sb->byp.n, qn, sb->mshr.used,
                 sb->mshr.entries, sb->out.n);
+        if (sb->fillq)
+            fprintf(out, ", fill queues %u", fn);
+        fputc('\n', out);
     }
     for (uint32_t i = 0; i < ms->n_ch; i++) {
         const struct dram_channel *ch = &ms->ch[i];

@@ -113,6 +113,8 @@ struct l2_sub {
     struct idx_ring rop;        /* timed (l2): arrived requests in their ROP delay */
     struct idx_ring byp;        /* timed (l2): bypassed reads in their l2.bypass_rop delay */
     struct idx_ring *bankq;     /* [l2_banks] */
+    struct idx_ring *fillq;     /* [l2_banks] timed (l2, the cycle it entered): DRAM returns
+                                   waiting for their bank (l2.fill_queue), else NULL */
     struct idx_ring out;        /* timed (l2): replies for the reply network */
     uint64_t data_free, fill_free; /* l2 cycle the data / fill port is free (l2.port_bytes) */
     uint32_t channel;
@@ -137,6 +139,7 @@ struct memsys_counters {
     uint64_t l2_writes, l2_write_misses;
     uint64_t l2_queue_latency_sum, l2_queue_latency_count, l2_bypasses, l2_requests;
     uint64_t l2_reply_stalls;
+    uint64_t l2_fill_stalls, l2_fill_queue_latency_sum, l2_fill_queue_latency_count;
     uint64_t dram_cycles;
     uint64_t icnt_req_packets, icnt_reply_packets, icnt_stalls, icnt_flits;
 };

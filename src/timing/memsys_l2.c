@@ -7,12 +7,20 @@
  *   bank serves l2_ports requests per l2 cycle from its queue head, bank 0
  *   first, or with l2.rotate a first bank that rotates every l2 cycle (the
  *   banks share the DRAM queue, the MSHRs and the reply queue, whose order
- *   follows the service order).  With l2.reply_queue > 0 the reply queue
+ *   follows the service order: with l2.rotate the bank whose replies enter
+ *   it first rotates every cycle, MeDiC's round-robin insertion from the
+ *   banks, SPEC-policies 7.6; a pointer that instead moved past the last
+ *   bank served, per grant rather than per cycle, changed medic's IPC by
+ *   0.0 to +0.4 % on sssp, mst, scp and cons at size medium, and would
+ *   change the per-cycle rotation the paper gives for the arbiter, so it was
+ *   not kept).  With l2.reply_queue > 0 the reply queue
  *   holds that many replies: while it is full no request is looked up
  *   (GPGPU-Sim 3.x looks up only while its L2-to-icnt queue has room, for
  *   hits and misses alike); replies of DRAM fills and bypassed reads enter
  *   it regardless (GPGPU-Sim keeps fill replies in the cache until the
- *   queue has room: here they count against the lookups at once).  The
+ *   queue has room: here they count against the lookups at once; with
+ *   l2.fill_queue a bypassed read's data waits for room, see DRAM returns
+ *   below).  The
  *   input takes what the interconnect delivers through l2.input_ports
  *   ports (memsys_icnt.c).  With
  *   l2.rop_latency > 0 a request first waits that many l2 cycles in an
@@ -73,7 +81,45 @@
  * - A policy that partitions the L2 may refuse to allocate a miss (place()
  *   returns CACHE_NO_WAY): the miss is counted and reported, then goes to
  *   DRAM as a bypass (a write is written to DRAM, a read's data is not
- *   inserted). */
+ *   inserted).
+ * - DRAM returns.  With l2.fill_queue = 0 (or no L2) every return whose time
+ *   has come is handled at once, in its channel's order: a read fills its
+ *   slice and replies, a bypassed read replies, a write is done; only an
+ *   occupied fill port (l2.port_bytes) holds the channel's returns at their
+ *   head.  With l2.fill_queue = N > 0 (MeDiC Section 5, SPEC-policies 7.6:
+ *   "when a request returns from DRAM, it is inserted into one of the
+ *   per-bank DRAM-to-L2 queues"), each bank of each slice has a fill queue of
+ *   N returns (GPGPU-Sim 3.x's DRAM-to-L2 queue, one per slice there, 8):
+ *   at every l2 cycle the channel's ready returns move in order to the queue
+ *   of their slice and bank while it has room; a full one holds the
+ *   channel's return ring at its head (head of line: the returns behind it,
+ *   for other banks or the channel's other slice too, wait, as do the DRAM's
+ *   column reads once the ring is full), counted once per channel and cycle
+ *   in l2_fill_stalls.  Then each bank, first bank as for lookups (rotating
+ *   with l2.rotate), takes at most one return from its queue head (GPGPU-Sim
+ *   3.2.1's cache_cycle takes one per cycle from its queue): a fill waits
+ *   there while the slice's fill port is occupied.  l2_fill_queue_latency
+ *   averages the l2 cycles a return spent in its queue.  A return that
+ *   enters an empty queue is taken in the same l2 cycle, so a queue adds no
+ *   latency by itself: only same-bank returns in one cycle and full queues
+ *   delay.
+ *   [CHOICE] a bank's fill and its lookups share no resource: a bank takes
+ *   one fill and serves its l2.ports lookups in the same l2 cycle (GPGPU-Sim
+ *   3.2.1's cache_cycle fills one DRAM return and looks up one request per
+ *   cycle; MeDiC does not say otherwise).  The fills of a cycle are taken
+ *   before its lookups, so their replies enter the reply queue first.
+ *   [CHOICE] bypassed reads' data and acknowledged writes (sm.store_ack,
+ *   e.g. writes the L2 policy refused to allocate) go through their bank's
+ *   fill queue in order and use its one return per cycle, without the fill
+ *   port; at the queue head such a return waits while the slice's reply
+ *   queue is full (l2.reply_queue), holding its bank's fills behind it
+ *   (GPGPU-Sim 3.2.1's cache_cycle: its DRAM-to-L2 queue carries every
+ *   return and passes one that fills nothing to the L2-to-icnt queue only
+ *   while that has room).  A write that needs no acknowledgement (an L2
+ *   write-back) is done as it leaves the return ring and takes no slot
+ *   (GPGPU-Sim 3.x deletes write-backs at DRAM).  Fills do not wait for the
+ *   reply queue: their replies enter it regardless, as without fill queues
+ *   (GPGPU-Sim would keep them in the cache until it has room). */
 #include "timing/memsys_l2.h"
 
 #include "base/log.h"
@@ -344,10 +390,74 @@ static void l2_fill(struct mem_system *ms, uint32_t q)
     mem_pool_release(&ms->pool, &ms->pool.free, q);
 }
 
-void memsys_l2_tick(struct mem_system *ms)
+/* A DRAM return handed to the L2: a write done, a read filled (or replied,
+ * when bypassed or without an L2). */
+static void l2_return(struct mem_system *ms, uint32_t q)
+{
+    if (ms->pool.r[q].kind == MEM_REQ_WRITE)
+        write_done(ms, q, 0);
+    else
+        l2_fill(ms, q);
+}
+
+/* DRAM returns through per-bank fill queues (l2.fill_queue > 0, L2 on): every
+ * ready return moves, in order, from its channel's return ring to the fill
+ * queue of its slice and bank (a full queue holds the ring at its head);
+ * then each bank of each slice, first bank as for lookups, takes at most one
+ * return from its queue: a fill waits there while its slice's fill port is
+ * occupied, a return that fills nothing while the reply queue is full. */
+static void l2_fill_queues(struct mem_system *ms)
 {
     const struct gpu_config *c = &ms->cfg;
-    /* DRAM returns */
+    for (uint32_t i = 0; i < ms->n_ch; i++) {
+        struct dram_channel *ch = &ms->ch[i];
+        while (ring_ready(&ch->ret, ms->dram_now)) {
+            uint32_t q = ring_head(&ch->ret);
+            struct mem_req *r = &ms->pool.r[q];
+            if (r->kind == MEM_REQ_WRITE && r->dest != MEM_DEST_ACK) {
+                /* a write-back: nothing returns to the L2 */
+                ring_pop(&ch->ret);
+                write_done(ms, q, 0);
+                continue;
+            }
+            struct idx_ring *fq = &ms->sub[r->sub].fillq[r->l2_bank];
+            if (ring_full(fq)) {
+                ms->st.l2_fill_stalls++;
+                break;
+            }
+            ring_pop(&ch->ret);
+            ring_push_t(fq, q, ms->l2_now);
+        }
+    }
+    uint32_t first = c->l2_rotate ? (uint32_t)(ms->l2_now % c->l2_banks) : 0;
+    for (uint32_t s = 0; s < ms->n_sub; s++) {
+        struct l2_sub *sb = &ms->sub[s];
+        for (uint32_t k = 0; k < c->l2_banks; k++) {
+            struct idx_ring *fq = &sb->fillq[(first + k) % c->l2_banks];
+            if (ring_empty(fq))
+                continue;
+            uint32_t q = ring_head(fq);
+            const struct mem_req *r = &ms->pool.r[q];
+            if (r->kind != MEM_REQ_WRITE && r->l2_route != MEM_L2_BYPASS) {
+                if (ms->l2_now < sb->fill_free)
+                    continue; /* the slice's fill port is occupied */
+            } else if (c->l2_reply_queue && sb->out.n >= c->l2_reply_queue) {
+                continue; /* fills nothing: waits for room in the reply queue */
+            }
+            ms->st.l2_fill_queue_latency_sum += ms->l2_now - ring_head_t(fq);
+            ms->st.l2_fill_queue_latency_count++;
+            ring_pop(fq);
+            l2_return(ms, q);
+        }
+    }
+}
+
+/* DRAM returns without fill queues (l2.fill_queue = 0, or no L2): every ready
+ * return, in order, fills its slice (or replies) at once; a fill whose
+ * slice's fill port is occupied holds the channel's returns at their head. */
+static void l2_returns(struct mem_system *ms)
+{
+    const struct gpu_config *c = &ms->cfg;
     for (uint32_t i = 0; i < ms->n_ch; i++) {
         struct dram_channel *ch = &ms->ch[i];
         while (ring_ready(&ch->ret, ms->dram_now)) {
@@ -357,12 +467,18 @@ void memsys_l2_tick(struct mem_system *ms)
                 ms->l2_now < ms->sub[r->sub].fill_free)
                 break; /* its slice's fill port is occupied */
             ring_pop(&ch->ret);
-            if (r->kind == MEM_REQ_WRITE)
-                write_done(ms, q, 0);
-            else
-                l2_fill(ms, q);
+            l2_return(ms, q);
         }
     }
+}
+
+void memsys_l2_tick(struct mem_system *ms)
+{
+    const struct gpu_config *c = &ms->cfg;
+    if (ms->sub[0].fillq)
+        l2_fill_queues(ms);
+    else
+        l2_returns(ms);
     for (uint32_t s = 0; s < ms->n_sub; s++) {
         struct l2_sub *sb = &ms->sub[s];
         /* arbiter: every arrived request moves, in order, to its bank queue;

@@ -88,6 +88,7 @@ static void test_defaults(void **state)
     assert_int_equal(cache_bytes(&c.l1d), 16 * KB);
     assert_int_equal(c.l1d.assoc, 4);
     assert_int_equal(c.l1d.mshr_entries, 32);
+    assert_int_equal(c.l2_fill_queue, 0); /* DRAM returns fill at once */
     assert_int_equal(c.l1d.mshr_max_merge, 8);
     assert_int_equal(c.l1d.miss_queue, 8);
     assert_int_equal(c.n_channels * c.subparts_per_channel * cache_bytes(&c.l2), 768 * KB);
