@@ -127,6 +127,9 @@ static const char *const preset_medic[] = {
      * which GPGPU-Sim 3.2.1 applies on entry to the partition */
     "l2.bypass_rop=120",
     "l2.port_bytes=0", /* 3.2.1 has no L2 data port (added in 3.2.2) */
+    /* Section 5: DRAM returns enter per-bank DRAM-to-L2 queues; 8 returns
+     * each, 3.2.1's DRAM-to-L2 queue (-gpgpu_dram_partition_queues 8:8:8:8) */
+    "l2.fill_queue=8",
     "dram.banks=8", "dram.burst=8", "dram.sched=frfcfs",
     /* GDDR5 at 1674 MHz, 2 beats per command clock (CHOICE), timings in those cycles */
     "dram.data_rate=2", "dram.tCCD=4", "dram.tRRD=12", "dram.tRCD=24", "dram.tRAS=56",

@@ -227,6 +227,7 @@ static void test_preset_medic(void **state)
     /* a bypassed read waits the ROP delay only; 3.2.1's L2-to-icnt queue */
     assert_int_equal(c.l2_bypass_rop, 120);
     assert_int_equal(c.l2_reply_queue, 8);
+    assert_int_equal(c.l2_fill_queue, 8); /* per-bank DRAM-to-L2 queues, 3.2.1's 8 */
     assert_int_equal(c.icnt_ctrl_bytes, 8); /* 136-byte replies, 5 flits of 32 */
     assert_int_equal(c.l2.hit_latency, 0);
     assert_int_equal(c.dram_banks, 8);
