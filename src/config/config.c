@@ -261,11 +261,11 @@ static const struct cfg_key cfg_keys[] = {
           "0: every DRAM return that is ready fills its L2 slice at once (only l2.port_bytes "
           "holds fills back); else each L2 bank has a DRAM-to-L2 queue of this many returns "
           "(MeDiC Section 5: per-bank DRAM-to-L2 queues; GPGPU-Sim 3.x has one of 8 per slice, "
-          "the third field of -gpgpu_dram_partition_queues): a return enters its bank's queue while it has room "
-          "(a full one holds the channel's returns at their head) and each bank takes one "
-          "return per L2 cycle from it, beside its lookups; a bypassed read's data (or a "
-          "write acknowledgement) waits at the head of its queue while the reply queue is "
-          "full (l2.reply_queue); write-backs take no place"),
+          "the third field of -gpgpu_dram_partition_queues): a return enters its bank's queue "
+          "while it has room (a full one holds the channel's returns at their head) and each "
+          "bank takes one return per L2 cycle from it, beside its lookups; a bypassed read's "
+          "data (or a write acknowledgement) waits at the head of its queue while the reply "
+          "queue is full (l2.reply_queue); write-backs take no place"),
     K_BOOL("l2.memcpy_fill", l2_memcpy_fill, "0",
            "1: host-to-device copies leave their lines in the L2, as GPGPU-Sim 4.x's "
            "-gpgpu_perf_sim_memcpy (no 3.x release had it: the first kernel starts cold)"),
