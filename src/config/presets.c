@@ -77,6 +77,9 @@ static const char *const preset_paws[] = {
     /* Table I's 650 GFLOPS double precision: one DP warp per core cycle */
     "dp.units=1", "dp.latency=8", "dp.ii=1",
     "dram.latency=142", /* -dram_latency 100 core cycles x 925 / 650 */
+    /* Section IV-A: the paper ran PTX-plus, code ptxas had scheduled, where a
+     * block's loads sit above the arithmetic that does not need them */
+    "ptx.hoist_loads=1",
     NULL};
 
 /* Large warps / two-level slides (SPEC 6.4): one core, no L2, a simple DRAM

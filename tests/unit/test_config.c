@@ -174,6 +174,7 @@ static void test_preset_paws(void **state)
     double gbs = dram_mbps(&c) / 1000.0; /* 177 GB/s */
     assert_true(gbs > 176.0 && gbs < 178.0);
     assert_int_equal(c.l2_port_bytes, 32); /* 3.2.2's L2 data port */
+    assert_int_equal(c.hoist_loads, 1);      /* PTX-plus order (Section IV-A) */
 }
 
 static void test_preset_lwm(void **state)
