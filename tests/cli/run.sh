@@ -107,6 +107,9 @@ expect ptx-truncated 1 'truncated.ptx:[0-9]+:[0-9]+:' -- "$ws" ptx "$data/trunca
 expect ptx-loops 0 'L0 +header B1 \(PC 6\), PCs 6-9, depth 1' -- "$ws" ptx "$data/loops.ptx"
 expect ptx-reconv 0 'PCs +0-5 .*reconverges at PC 10' -- "$ws" ptx "$data/loops.ptx"
 expect ptx-params 0 'param +loopsum_param_1 +.u32 4 bytes at offset 8' -- "$ws" ptx "$data/loops.ptx"
+expect ptx-set-hoisted 0 'phases: ' -- "$ws" ptx "$data/loops.ptx" --set ptx.hoist_loads=1
+expect ptx-set-bad 2 "--set ptx.hoist_loads=7: .*invalid value '7'" -- "$ws" ptx "$data/loops.ptx" --set ptx.hoist_loads=7
+expect ptx-set-malformed 2 'expected KEY=VALUE' -- "$ws" ptx "$data/loops.ptx" --set hoist
 # one phase per block; at gtx480's 4-cycle SP/INT latencies and bra at issue cost 1:
 # B0 = 5 x 4 + 1, B1 = 3 x 4 + 1, B2 = 4 x 4 + st 1 + ret 4
 expect ptx-phases 0 'phases: 3, shortest 13, longest 21 cycles' -- "$ws" ptx "$data/loops.ptx"
