@@ -15,11 +15,26 @@
 #include "analysis/regs.h"
 #include "base/alloc.h"
 
+/* Does the instruction read a clock (%clock, %clock64, %globaltimer)? */
+static int hoist_reads_clock(const struct ptx_module *m, const struct ptx_inst *in)
+{
+    for (uint32_t i = in->ndst; i < (uint32_t)in->ndst + in->nsrc; i++) {
+        const struct ptx_operand *o = &m->opnds[in->opnd + i];
+        if (o->kind == PTX_OPND_SREG &&
+            (o->reg == PTX_SREG_CLOCK || o->reg == PTX_SREG_CLOCK64 ||
+             o->reg == PTX_SREG_GLOBALTIMER))
+            return 1;
+    }
+    return 0;
+}
+
 /* Instructions that keep their place and end a segment. */
-static int hoist_is_ordering(const struct ptx_inst *in)
+static int hoist_is_ordering(const struct ptx_module *m, const struct ptx_inst *in)
 {
     if (in->flags & (PTX_F_SYNC | PTX_F_VOLATILE | PTX_F_RELAXED_SCOPE))
         return 1;
+    if (hoist_reads_clock(m, in))
+        return 1; /* a timed load stays between its clock reads */
     switch (in->op) {
     case PTX_OP_BRA: case PTX_OP_CALL: case PTX_OP_RET: case PTX_OP_EXIT: case PTX_OP_TRAP:
     case PTX_OP_ST: case PTX_OP_ATOM: case PTX_OP_RED: case PTX_OP_BAR: case PTX_OP_MEMBAR:
@@ -135,12 +150,12 @@ uint32_t hoist_loads(struct ptx_module *m)
         H.gen = 0;
         uint32_t end = fn->first_pc + fn->ninsts;
         for (uint32_t pc = fn->first_pc; pc < end;) {
-            if (hoist_is_ordering(&m->insts[pc])) {
+            if (hoist_is_ordering(m, &m->insts[pc])) {
                 pc++;
                 continue;
             }
             uint32_t s = pc++;
-            while (pc < end && !leader[pc] && !hoist_is_ordering(&m->insts[pc]))
+            while (pc < end && !leader[pc] && !hoist_is_ordering(m, &m->insts[pc]))
                 pc++;
             moved += hoist_segment(&H, s, pc);
         }

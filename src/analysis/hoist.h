@@ -13,8 +13,9 @@
  *  - A function body is cut into segments: a segment ends before every
  *    branch target and around every ordering instruction, which stays where
  *    it is (bra, call, ret, exit, trap, st, atom, red, bar, membar, fence,
- *    sust, nanosleep, pmevent, and any instruction with .sync, .volatile or a
- *    memory-ordering scope).  So no instruction leaves its basic block and no
+ *    sust, nanosleep, pmevent, any instruction with .sync, .volatile or a
+ *    memory-ordering scope, and reads of %clock, %clock64 and %globaltimer,
+ *    so that a load timed between two clock reads stays between them).  So no instruction leaves its basic block and no
  *    load passes a store, an atomic, a barrier or a fence.
  *  - In a segment, the movable loads (ld/ldu of the global, local or generic
  *    space, tex, tld4, suld) and every instruction they depend on in the

@@ -3,8 +3,8 @@
  * instruction against a hand schedule (each instruction is named by its
  * position in the source); loads move up with their address arithmetic, in
  * their order; nothing crosses a store, a barrier, a branch target or a
- * branch; write-after-read, write-after-write, guards and the carry flag
- * hold an instruction back; the timing model runs the same code either way
+ * branch or a clock read; write-after-read, write-after-write, guards and
+ * the carry flag hold an instruction back; the timing model runs the same code either way
  * (same results, other issue order) in test_hoist_exec below. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -155,6 +155,26 @@ static void test_hoist_carry_chain(void **state)
     check_order(ptx, want, 9, 6);
 }
 
+/* A clock read keeps its place: the load timed between two clock reads
+ * stays between them (it moves only above the add after the first). */
+static void test_hoist_clock(void **state)
+{
+    (void)state;
+    static const char ptx[] = HDR
+        ".visible .entry k(.param .u64 pa)\n{\n"
+        ".reg .b32 %r<8>; .reg .b64 %rd<4>;\n"
+        "ld.param.u64 %rd1, [pa];\n"     /* 0 */
+        "mov.u32 %r1, %clock;\n"         /* 1 ordering */
+        "add.s32 %r2, %r1, 1;\n"         /* 2 free */
+        "ld.global.u32 %r3, [%rd1];\n"   /* 3 moves above 2, not above 1 */
+        "mov.u32 %r4, %clock;\n"         /* 4 ordering */
+        "add.s32 %r5, %r3, %r4;\n"       /* 5 */
+        "ret;\n"                         /* 6 */
+        "}\n";
+    static const uint32_t want[] = {0, 1, 3, 2, 4, 5, 6};
+    check_order(ptx, want, 7, 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -162,6 +182,7 @@ int main(void)
         cmocka_unit_test(test_hoist_war_waw),
         cmocka_unit_test(test_hoist_blocks_guards_carry),
         cmocka_unit_test(test_hoist_carry_chain),
+        cmocka_unit_test(test_hoist_clock),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
