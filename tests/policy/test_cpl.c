@@ -4,7 +4,8 @@
  * branch, 2 after the fall-through, both in turn for a diverged warp), the
  * issue-to-issue gaps add to nStall and CPI_avg scales nInst, a warp above
  * its CTA's median is tagged critical, a relaunch resets the slot, and the
- * accuracy statistic compares predictions with the CTA's slowest warps, and
+ * accuracy statistics compare predictions with the CTA's slowest warps (per
+ * CTA, and periodically as the paper's Fig. 7 counts), and
  * the scheduling rank of the CTA's most critical warp (Fig. 12) follows the
  * issues it receives per interval. */
 #include <setjmp.h>
@@ -332,6 +333,40 @@ static void test_critical_rank_exit_and_off(void **state)
     free(priv);
 }
 
+/* Fig. 7 as the paper counts it: a prediction of every live warp when an
+ * interval of 10 cycles opens; the CTA's slowest warp's are added up when the
+ * CTA ends.  The first issue opens [0,10) with every criticality 0 (none
+ * critical); slot 1 (criticality 17) is critical at 10, slot 0 (20 after its
+ * issue at 10) at 20, slot 1 (29) again at 30.  Slot 1 exits last: 2 of its
+ * 4 predictions called it critical (slot 0's were 1 of 4); alone at 40 it is
+ * not sampled. */
+static void test_slowest_frequency(void **state)
+{
+    (void)state;
+    struct h h;
+    h_open_spec(&h, 2, "cpl:rank_interval=10");
+    h_launch(&h, 0, 0, 0);
+    h_launch(&h, 1, 0, 0);
+    assert_int_equal(h_issue(&h, 0, 0, 3, 0), 1);
+    assert_int_equal(h_issue(&h, 1, 0, 1, 5), 17);
+    assert_int_equal(h_issue(&h, 0, 3, 4, 10), 20); /* opens [10,20) first: slot 1 critical */
+    assert_int_equal(h_issue(&h, 1, 1, 2, 20), 29); /* [20,30): slot 0 critical */
+    h_issue(&h, 1, 2, 4, 30);                        /* [30,40): slot 1 critical */
+    h_exit(&h, 0, 35);
+    h_issue(&h, 1, 4, 5, 40); /* [40,50): slot 1 alone, not sampled */
+    assert_int_equal(stat_of(&h, "classify_cpl_slowest_samples"), 0); /* CTA still runs */
+    h_exit(&h, 1, 50);
+    assert_int_equal(stat_of(&h, "classify_cpl_slowest_samples"), 4);
+    assert_int_equal(stat_of(&h, "classify_cpl_slowest_samples_critical"), 2);
+    struct stats *st = stats_new();
+    h.ops->stats(h.priv, st, 1, 0);
+    double f = 0;
+    assert_int_equal(stats_get(st, "classify_cpl_slowest_frequency", &f), 0);
+    assert_true(f > 0.4999 && f < 0.5001);
+    stats_free(st);
+    free(h.priv);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -341,6 +376,7 @@ int main(void)
         cmocka_unit_test(test_prediction_accuracy),
         cmocka_unit_test(test_critical_rank),
         cmocka_unit_test(test_critical_rank_exit_and_off),
+        cmocka_unit_test(test_slowest_frequency),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -36,6 +36,20 @@
  *    criticality) > (live warps of the CTA) - 1; with all equal none is.
  *  - An ISSUE event is one instruction (a wide warp's sub-warps each count).
  *
+ * Prediction accuracy (CAWA Fig. 7, Section 5.2): the paper calls the CTA's
+ * warp of the longest execution time the critical one, and counts "the
+ * frequency that the critical warp is identified as a slow warp" (criticality
+ * above half its CTA's warps) over periodic predictions.  Here a prediction
+ * is taken of every live warp when a rank interval opens (below); when a
+ * CTA's last warp exits, its slowest warp's predictions are added up:
+ * classify_cpl_slowest_frequency.  [CHOICE]s: the period is rank_interval
+ * (the paper gives none); a warp alone in its CTA (the others have exited) is
+ * not sampled, since the median test needs two warps to compare.  Two per-CTA views are kept beside it:
+ * classify_cpl_accuracy (every warp: critical after most of its issues
+ * exactly when slower than the CTA median) and
+ * classify_cpl_slowest_accuracy (the slowest warp critical after most of its
+ * issues).
+ *
  * The critical warp's scheduling rank over time (CAWA Fig. 12): time is cut
  * into intervals of rank_interval core cycles.  When an interval opens (at
  * the first issue on the SM at or after its start), each CTA's most critical
@@ -69,6 +83,8 @@ struct cpl_warp {
     uint64_t crit_issues; /* issues after which it was predicted critical */
     uint64_t exec;        /* launch to exit, once done */
     uint64_t ivl_issues;  /* issues in the current rank interval */
+    uint64_t samples, crit_samples; /* intervals opened while it was live, of them
+                                       those in which CPL called it critical */
     uint32_t cta;
     uint8_t live, done;   /* done: exited, its CTA not yet evaluated */
     uint8_t in_ivl, marked; /* live when the interval opened; its CTA's critical warp */
@@ -82,13 +98,15 @@ struct cpl {
     uint64_t reqs, reqs_critical; /* memory instructions classified, as critical */
     uint64_t acc_warps, acc_correct;    /* warps evaluated, prediction = outcome */
     uint64_t acc_ctas, acc_slowest_hit; /* CTAs evaluated, slowest warp predicted */
+    uint64_t slow_samples, slow_crit;   /* the slowest warps' periodic predictions, critical */
     uint64_t rank_interval, ivl_end;    /* Fig. 12: interval length, end of the open one */
     uint64_t rank_samples, rank_sum;    /* ranks taken, their sum in millionths */
 };
 
 static const struct param_desc cpl_params[] = {
     {"rank_interval", PARAM_INT, "1000",
-     "cycles per interval of the critical warp's scheduling rank (Fig. 12); 0 = off"},
+     "cycles per interval of the critical warp's scheduling rank (Fig. 12) and of the periodic "
+     "predictions (Fig. 7); 0 = off"},
     {NULL, PARAM_INT, NULL, NULL},
 };
 
@@ -110,8 +128,9 @@ static int cpl_init(void *priv, const struct param_set *p, const struct classify
     return WS_OK;
 }
 
-/* 1 when warp `s` is critical: strictly above its CTA's median. */
-static int cpl_is_critical(const struct cpl *c, uint32_t s)
+/* 1 when warp `s` is critical: strictly above its CTA's median; *live gets
+ * the live warps of its CTA. */
+static int cpl_critical_of(const struct cpl *c, uint32_t s, uint32_t *live)
 {
     const struct cpl_warp *me = &c->w[s];
     uint32_t n = 0, below = 0;
@@ -122,7 +141,14 @@ static int cpl_is_critical(const struct cpl *c, uint32_t s)
         n++;
         below += o->crit < me->crit;
     }
+    *live = n;
     return n > 0 && 2 * below > n - 1;
+}
+
+static int cpl_is_critical(const struct cpl *c, uint32_t s)
+{
+    uint32_t n;
+    return cpl_critical_of(c, s, &n);
 }
 
 static uint32_t cpl_tag(void *priv, const struct classify_req *r)
@@ -203,6 +229,8 @@ static void cpl_evaluate(struct cpl *c, uint32_t cta)
         if (i == slowest) {
             c->acc_ctas++;
             c->acc_slowest_hit += (uint64_t)predicted;
+            c->slow_samples += w->samples;
+            c->slow_crit += w->crit_samples;
         }
     }
     for (uint32_t i = 0; i < c->nslots; i++)
@@ -244,6 +272,17 @@ static void cpl_rank_open(struct cpl *c, uint64_t now)
         w->ivl_issues = 0;
         w->in_ivl = w->live;
         w->marked = 0;
+    }
+    for (uint32_t s = 0; s < c->nslots; s++) {
+        struct cpl_warp *w = &c->w[s];
+        uint32_t n;
+        if (!w->live)
+            continue;
+        int critical = cpl_critical_of(c, s, &n);
+        if (n < 2)
+            continue; /* alone in its CTA: nothing to compare */
+        w->samples++;
+        w->crit_samples += (uint64_t)critical;
     }
     for (uint32_t s = 0; s < c->nslots; s++) {
         struct cpl_warp *w = &c->w[s];
@@ -320,7 +359,9 @@ static void cpl_stats(void *priv, struct stats *s, uint32_t instances, size_t st
                   "of those, warps CPL called critical after most of their issues exactly when "
                   "their execution time was above the CTA median",
                   &c->acc_correct, instances, stride);
-    stats_ratio(s, "classify_cpl_accuracy", "CPL prediction accuracy (CAWA Fig. 7: 73%)",
+    stats_ratio(s, "classify_cpl_accuracy",
+                "share of warps CPL called critical after most of their issues exactly when "
+                "slower than their CTA's median",
                 "classify_cpl_acc_correct", "classify_cpl_acc_warps", 1.0);
     stats_counter(s, "classify_cpl_acc_ctas", "CTAs that finished", &c->acc_ctas, instances,
                   stride);
@@ -329,6 +370,16 @@ static void cpl_stats(void *priv, struct stats *s, uint32_t instances, size_t st
                   &c->acc_slowest_hit, instances, stride);
     stats_ratio(s, "classify_cpl_slowest_accuracy", "share of CTAs whose slowest warp CPL predicted",
                 "classify_cpl_slowest_predicted", "classify_cpl_acc_ctas", 1.0);
+    stats_counter(s, "classify_cpl_slowest_samples",
+                  "periodic predictions (one per rank_interval) of CTAs' slowest warps",
+                  &c->slow_samples, instances, stride);
+    stats_counter(s, "classify_cpl_slowest_samples_critical",
+                  "of those, predictions that called the warp critical (above its CTA's median)",
+                  &c->slow_crit, instances, stride);
+    stats_ratio(s, "classify_cpl_slowest_frequency",
+                "CPL prediction accuracy as CAWA Fig. 7 counts it: how often the periodic "
+                "prediction called the CTA's slowest warp slow (paper: 73%)",
+                "classify_cpl_slowest_samples_critical", "classify_cpl_slowest_samples", 1.0);
     stats_counter(s, "classify_cpl_rank_samples",
                   "intervals x CTAs in which the CTA's most critical warp was ranked (Fig. 12)",
                   &c->rank_samples, instances, stride);
