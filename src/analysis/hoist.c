@@ -1,12 +1,16 @@
 /* hoist.c: load hoisting within basic-block segments (see hoist.h).
  *
- * Per segment, one backward walk finds the loads' dependence cone: an
- * instruction belongs to it when it is a movable load, or when a later
- * member reads a register it writes, writes a register it reads, or writes
- * a register it writes.  The cone then moves to the segment's start (a
- * stable partition), which keeps every dependence: a cone member depends only
- * on earlier cone members, and no instruction left behind has a dependence
- * into the cone. */
+ * Per segment, two walks:
+ *  - backward, the loads' dependence cone: an instruction belongs to it when
+ *    it is a movable load, or when a later member reads a register it writes,
+ *    writes a register it reads, or writes a register it writes;
+ *  - forward, each instruction's level: the largest level among the earlier
+ *    instructions it depends on, plus one across a read of a movable load's
+ *    result (a write-after-read or write-after-write dependence adds none).
+ * The segment is then ordered by (level, cone members first, original
+ * position), a stable counting sort.  That keeps every dependence P -> S:
+ * level(P) <= level(S); at equal levels P precedes S in the source, and if
+ * S is a cone member so is P (P feeds what S feeds). */
 #include "analysis/hoist.h"
 
 #include <stdlib.h>
@@ -59,13 +63,24 @@ static int hoist_is_movable(const struct ptx_inst *in)
     }
 }
 
+/* A register's levels in the forward walk (valid in generation gen). */
+struct hoist_reg {
+    uint32_t gen;
+    uint32_t raw; /* level a reader of its current value needs */
+    uint32_t war; /* largest level of a reader so far: a writer's level */
+    uint32_t waw; /* level of its last writer */
+};
+
 struct hoist_ctx {
     struct ptx_module *m;
     uint32_t nregs;       /* of the function; index nregs is the carry flag */
     uint32_t *cone_use;   /* [nregs + 1]: generation in which a cone member read it */
     uint32_t *cone_def;   /* [nregs + 1]: ... wrote it */
+    struct hoist_reg *lvl; /* [nregs + 1] */
     uint32_t gen;
     uint8_t *in_cone;     /* [segment length] */
+    uint32_t *level;      /* [segment length] */
+    uint32_t *count;      /* [2 x (segment length + 1)]: bucket sizes, then starts */
     struct ptx_inst *tmp; /* [segment length] */
     struct regs_refs refs;
 };
@@ -91,7 +106,50 @@ static int hoist_any(const uint32_t *regs, uint32_t n, const uint32_t *stamp, ui
     return 0;
 }
 
-/* Move the cone of segment [s, e) to its start; returns instructions moved. */
+static struct hoist_reg *hoist_reg(struct hoist_ctx *H, uint32_t r)
+{
+    struct hoist_reg *g = &H->lvl[r];
+    if (g->gen != H->gen)
+        *g = (struct hoist_reg){.gen = H->gen};
+    return g;
+}
+
+/* Level of every instruction of segment [s, e) (see above); returns the
+ * largest. */
+static uint32_t hoist_levels(struct hoist_ctx *H, uint32_t s, uint32_t e)
+{
+    uint32_t top = 0;
+    for (uint32_t i = s; i < e; i++) {
+        hoist_refs(H, i);
+        const struct regs_refs *R = &H->refs;
+        uint32_t l = 0;
+        for (uint32_t k = 0; k < R->nuse; k++) {
+            const struct hoist_reg *g = hoist_reg(H, R->use[k]);
+            l = g->raw > l ? g->raw : l;
+        }
+        for (uint32_t k = 0; k < R->ndef; k++) {
+            const struct hoist_reg *g = hoist_reg(H, R->def[k]);
+            l = g->war > l ? g->war : l;
+            l = g->waw > l ? g->waw : l;
+        }
+        for (uint32_t k = 0; k < R->nuse; k++) {
+            struct hoist_reg *g = hoist_reg(H, R->use[k]);
+            g->war = l > g->war ? l : g->war;
+        }
+        uint32_t after = l + (uint32_t)hoist_is_movable(&H->m->insts[i]);
+        for (uint32_t k = 0; k < R->ndef; k++) {
+            struct hoist_reg *g = hoist_reg(H, R->def[k]);
+            g->waw = l;
+            g->raw = after;
+        }
+        H->level[i - s] = l;
+        top = l > top ? l : top;
+    }
+    return top;
+}
+
+/* Order segment [s, e) by (level, cone first, position); returns the
+ * instructions moved. */
 static uint32_t hoist_segment(struct hoist_ctx *H, uint32_t s, uint32_t e)
 {
     struct ptx_module *m = H->m;
@@ -113,11 +171,20 @@ static uint32_t hoist_segment(struct hoist_ctx *H, uint32_t s, uint32_t e)
         for (uint32_t k = 0; k < R->ndef; k++)
             H->cone_def[R->def[k]] = H->gen;
     }
-    if (ncone == 0 || ncone == n)
+    if (ncone == 0)
         return 0;
-    uint32_t a = 0, b = ncone, moved = 0;
+    H->gen++;
+    uint32_t top = hoist_levels(H, s, e), nb = 2 * (top + 1), moved = 0;
+    memset(H->count, 0, (size_t)nb * sizeof *H->count);
+    for (uint32_t k = 0; k < n; k++)
+        H->count[2 * H->level[k] + !H->in_cone[k]]++;
+    for (uint32_t b = 0, at = 0; b < nb; b++) {
+        uint32_t c = H->count[b];
+        H->count[b] = at;
+        at += c;
+    }
     for (uint32_t k = 0; k < n; k++) {
-        uint32_t to = H->in_cone[k] ? a++ : b++;
+        uint32_t to = H->count[2 * H->level[k] + !H->in_cone[k]]++;
         H->tmp[to] = m->insts[s + k];
         moved += to != k;
     }
@@ -138,6 +205,8 @@ uint32_t hoist_loads(struct ptx_module *m)
     }
     struct hoist_ctx H = {.m = m};
     H.in_cone = xmalloc((size_t)m->ninsts + 1);
+    H.level = xmalloc(((size_t)m->ninsts + 1) * sizeof *H.level);
+    H.count = xmalloc(2 * ((size_t)m->ninsts + 1) * sizeof *H.count);
     H.tmp = xmalloc(((size_t)m->ninsts + 1) * sizeof *H.tmp);
     uint32_t moved = 0;
     for (uint32_t f = 0; f < m->nfuncs; f++) {
@@ -147,6 +216,7 @@ uint32_t hoist_loads(struct ptx_module *m)
         H.nregs = fn->nregs;
         H.cone_use = xcalloc((size_t)fn->nregs + 1, sizeof *H.cone_use);
         H.cone_def = xcalloc((size_t)fn->nregs + 1, sizeof *H.cone_def);
+        H.lvl = xcalloc((size_t)fn->nregs + 1, sizeof *H.lvl);
         H.gen = 0;
         uint32_t end = fn->first_pc + fn->ninsts;
         for (uint32_t pc = fn->first_pc; pc < end;) {
@@ -161,8 +231,11 @@ uint32_t hoist_loads(struct ptx_module *m)
         }
         free(H.cone_use);
         free(H.cone_def);
+        free(H.lvl);
     }
     free(H.tmp);
+    free(H.level);
+    free(H.count);
     free(H.in_cone);
     free(leader);
     return moved;

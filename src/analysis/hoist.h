@@ -17,14 +17,19 @@
  *    memory-ordering scope, and reads of %clock, %clock64 and %globaltimer,
  *    so that a load timed between two clock reads stays between them).  So no instruction leaves its basic block and no
  *    load passes a store, an atomic, a barrier or a fence.
- *  - In a segment, the movable loads (ld/ldu of the global, local or generic
- *    space, tex, tld4, suld) and every instruction they depend on in the
- *    segment (register read-after-write, write-after-read and
- *    write-after-write, guards and the carry flag included) move to the
- *    segment's start in their original order; the other instructions follow
- *    in theirs.  [CHOICE] a stable partition: every load as early as its
- *    segment allows, the order among loads kept (ptxas also weighs register
- *    pressure, which this does not).
+ *  - In a segment, instructions are scheduled by load level, as a list
+ *    scheduler that favours long-latency instructions would: level 0 holds
+ *    what needs no result of a movable load (ld/ldu of the global, local or
+ *    generic space, tex, tld4, suld) of the segment, level k + 1 what needs a
+ *    level-k load's result (dependences: register read-after-write,
+ *    write-after-read and write-after-write, guards and the carry flag
+ *    included).  Within a level the movable loads and every instruction they
+ *    depend on come first, in their original order, then the others in
+ *    theirs.  So the independent loads of a segment issue together before any
+ *    address arithmetic that waits for one of them (the gathers of srad's
+ *    neighbours go out in two rounds, indices then values, not four).
+ *    [CHOICE] every load as early as its dependences allow; ptxas also weighs
+ *    register pressure and latencies, which this does not.
  * Dependences are kept, so results are unchanged; only the issue order moves.
  * Instructions keep their source positions; PCs are the new positions. */
 #ifndef WS_ANALYSIS_HOIST_H

@@ -1,8 +1,8 @@
 /* test_analysis_hoist.c: load hoisting (src/analysis/hoist.h) on
  * hand-written PTX: the order after the pass, checked instruction by
  * instruction against a hand schedule (each instruction is named by its
- * position in the source); loads move up with their address arithmetic, in
- * their order; nothing crosses a store, a barrier, a branch target or a
+ * position in the source); loads move up with their address arithmetic, by
+ * load level (independent loads first, then what waits for them); nothing crosses a store, a barrier, a branch target or a
  * branch or a clock read; write-after-read, write-after-write, guards and
  * the carry flag hold an instruction back; the timing model runs the same code either way
  * (same results, other issue order) in test_hoist_exec below. */
@@ -79,7 +79,9 @@ static void test_hoist_two_loads(void **state)
 /* Write-after-read and write-after-write keep an instruction with the loads:
  * 3 reads %f1, which load 4 overwrites, so 3 joins the cone and stays ahead
  * of it; 5 (a plain move into %f2) and load 6 both write %f2, so 5 moves
- * with the cone too.  2, 7 and 8 are free and go behind. */
+ * with the cone too.  3 reads load 1's result, so 3 and load 4 are level 1
+ * and go behind load 6 (level 0) and the free 2; 7 (reads 3) follows them,
+ * 8 (reads load 4) is level 2. */
 static void test_hoist_war_waw(void **state)
 {
     (void)state;
@@ -97,7 +99,7 @@ static void test_hoist_war_waw(void **state)
         "add.f32 %f6, %f1, %f2;\n"        /* 8 */
         "ret;\n"                          /* 9 */
         "}\n";
-    static const uint32_t want[] = {0, 1, 3, 4, 5, 6, 2, 7, 8, 9};
+    static const uint32_t want[] = {0, 1, 5, 6, 2, 3, 4, 7, 8, 9};
     check_order(ptx, want, 10, 5);
 }
 
@@ -175,6 +177,34 @@ static void test_hoist_clock(void **state)
     check_order(ptx, want, 7, 2);
 }
 
+/* Levels: two index loads whose values address two gathers (srad's
+ * neighbours).  Both index loads issue first (level 0), then the gathers'
+ * address arithmetic and the gathers (level 1), then what reads the gathered
+ * values (level 2).  The multiply 3 needs no load and goes behind level 0's
+ * loads. */
+static void test_hoist_levels(void **state)
+{
+    (void)state;
+    static const char ptx[] = HDR
+        ".visible .entry k(.param .u64 pa)\n{\n"
+        ".reg .b32 %r<8>; .reg .f32 %f<8>; .reg .b64 %rd<12>;\n"
+        "ld.param.u64 %rd1, [pa];\n"     /* 0 */
+        "ld.global.u32 %r1, [%rd1];\n"   /* 1 index load */
+        "mul.wide.u32 %rd2, %r1, 4;\n"   /* 2 level 1: reads the index */
+        "mul.lo.s32 %r2, %r1, %r1;\n"    /* 3 level 1, feeds nothing */
+        "add.s64 %rd3, %rd1, %rd2;\n"    /* 4 level 1 */
+        "ld.global.f32 %f1, [%rd3];\n"   /* 5 gather, level 1 */
+        "ld.global.u32 %r3, [%rd1+4];\n" /* 6 index load, level 0 */
+        "mul.wide.u32 %rd4, %r3, 4;\n"   /* 7 level 1 */
+        "add.s64 %rd5, %rd1, %rd4;\n"    /* 8 level 1 */
+        "ld.global.f32 %f2, [%rd5];\n"   /* 9 gather, level 1 */
+        "sub.f32 %f3, %f1, %f2;\n"       /* 10 level 2 */
+        "ret;\n"                         /* 11 */
+        "}\n";
+    static const uint32_t want[] = {0, 1, 6, 2, 4, 5, 7, 8, 9, 3, 10, 11};
+    check_order(ptx, want, 12, 6);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -183,6 +213,7 @@ int main(void)
         cmocka_unit_test(test_hoist_blocks_guards_carry),
         cmocka_unit_test(test_hoist_carry_chain),
         cmocka_unit_test(test_hoist_clock),
+        cmocka_unit_test(test_hoist_levels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
