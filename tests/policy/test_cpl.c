@@ -194,6 +194,17 @@ static uint64_t stat_of(struct h *h, const char *name)
     return v;
 }
 
+/* A ratio statistic the classifier publishes. */
+static double ratio_of(struct h *h, const char *name)
+{
+    struct stats *s = stats_new();
+    h->ops->stats(h->priv, s, 1, 0);
+    double v = -1;
+    assert_int_equal(stats_get(s, name, &v), 0);
+    stats_free(s);
+    return v;
+}
+
 static void h_exit(struct h *h, uint32_t slot, uint64_t now)
 {
     struct sched_event ev = {.kind = SCHED_EV_WARP_EXIT, .slot = (int32_t)slot, .now = now};
@@ -278,12 +289,8 @@ static void test_critical_rank(void **state)
     h_issue(&h, 0, 5, PC_EXIT, 30); /* closes [20,30): slot 0 ranked 0.5 */
     assert_int_equal(stat_of(&h, "classify_cpl_rank_samples"), 2);
     assert_int_equal(stat_of(&h, "classify_cpl_rank_sum"), 1500000);
-    struct stats *st = stats_new();
-    h.ops->stats(h.priv, st, 1, 0);
-    double mean = 0;
-    assert_int_equal(stats_get(st, "classify_cpl_crit_rank", &mean), 0);
+    double mean = ratio_of(&h, "classify_cpl_crit_rank");
     assert_true(mean > 0.7499 && mean < 0.7501);
-    stats_free(st);
     free(h.priv);
 }
 
@@ -358,12 +365,8 @@ static void test_slowest_frequency(void **state)
     h_exit(&h, 1, 50);
     assert_int_equal(stat_of(&h, "classify_cpl_slowest_samples"), 4);
     assert_int_equal(stat_of(&h, "classify_cpl_slowest_samples_critical"), 2);
-    struct stats *st = stats_new();
-    h.ops->stats(h.priv, st, 1, 0);
-    double f = 0;
-    assert_int_equal(stats_get(st, "classify_cpl_slowest_frequency", &f), 0);
+    double f = ratio_of(&h, "classify_cpl_slowest_frequency");
     assert_true(f > 0.4999 && f < 0.5001);
-    stats_free(st);
     free(h.priv);
 }
 
