@@ -258,6 +258,23 @@ static int pvc_prefix_sum(struct pvc_dev *d, ws_devptr in, ws_devptr out, uint32
 
 /* bitonic sort of `padded` (a power of two, >= 256) index records: one
  * global step per (k, j), as Mars sorts up to PVC_GLOBAL_SORT records */
+/* The output buffers of an emitting stage (map or reduce): the exclusive
+ * prefix sums ps[] of its tasks' key bytes, value bytes and record counts
+ * sz[], then key, value and index buffers of those totals (an index record
+ * is 16 bytes), filled with `fill`; total[] gets the three totals. */
+static int pvc_emit_buffers(struct pvc_dev *d, const ws_devptr sz[3], const ws_devptr ps[3],
+                            uint32_t tasks, int fill, ws_devptr out[3], uint32_t total[3])
+{
+    for (int k = 0; k < 3; k++)
+        PVC_CHECK(pvc_prefix_sum(d, sz[k], ps[k], tasks, &total[k]));
+    size_t bytes[3] = {total[0], total[1], (size_t)total[2] * 16};
+    for (int k = 0; k < 3; k++) {
+        PVC_CHECK(pvc_alloc(d, bytes[k], &out[k]));
+        PVC_API(d, ws_memset(d->gpu, out[k], fill, bytes[k]));
+    }
+    return WS_OK;
+}
+
 static int pvc_sort(struct pvc_dev *d, ws_devptr rec, ws_devptr keys, uint32_t padded)
 {
     if (padded > PVC_GLOBAL_SORT) {
@@ -298,17 +315,11 @@ static int pvc_pass(struct pvc_dev *d, const struct pvc_set *in, int32_t pass,
     PVC_API(d, ws_memset(d->gpu, cnt, 0, tb));
     void *mc[] = {&in_vals, &in_idx, &n_arg, &ksz, &vsz, &cnt};
     PVC_CHECK(pvc_launch(d, "pvc_map_count", tasks / PVC_BLOCK, PVC_BLOCK, mc));
-    uint32_t kb, vb, m;
-    PVC_CHECK(pvc_prefix_sum(d, ksz, psk, tasks, &kb));
-    PVC_CHECK(pvc_prefix_sum(d, vsz, psv, tasks, &vb));
-    PVC_CHECK(pvc_prefix_sum(d, cnt, psc, tasks, &m));
-    ws_devptr ikeys, ivals, iidx;
-    PVC_CHECK(pvc_alloc(d, kb, &ikeys));
-    PVC_CHECK(pvc_alloc(d, vb, &ivals));
-    PVC_CHECK(pvc_alloc(d, (size_t)m * 16, &iidx));
-    PVC_API(d, ws_memset(d->gpu, ikeys, 0, kb));
-    PVC_API(d, ws_memset(d->gpu, ivals, 0, vb));
-    PVC_API(d, ws_memset(d->gpu, iidx, 0, (size_t)m * 16));
+    ws_devptr sz[3] = {ksz, vsz, cnt}, ps[3] = {psk, psv, psc}, o1[3];
+    uint32_t t1[3];
+    PVC_CHECK(pvc_emit_buffers(d, sz, ps, tasks, 0, o1, t1));
+    ws_devptr ikeys = o1[0], ivals = o1[1], iidx = o1[2];
+    uint32_t kb = t1[0], vb = t1[1], m = t1[2];
     void *mp[] = {&in_keys, &in_vals, &in_idx, &n_arg, &psk, &psv, &psc, &ikeys, &ivals, &iidx};
     PVC_CHECK(pvc_launch(d, "pvc_map", tasks / PVC_BLOCK, PVC_BLOCK, mp));
 
@@ -372,18 +383,12 @@ static int pvc_pass(struct pvc_dev *d, const struct pvc_set *in, int32_t pass,
     PVC_API(d, ws_memset(d->gpu, rcnt, 0, gb));
     void *rc_args[] = {&ranges, &sorted, &g_arg, &pass, &rksz, &rvsz, &rcnt};
     PVC_CHECK(pvc_launch(d, "pvc_reduce_count", gtasks / PVC_BLOCK, PVC_BLOCK, rc_args));
-    uint32_t okb, ovb, og;
-    PVC_CHECK(pvc_prefix_sum(d, rksz, rpsk, gtasks, &okb));
-    PVC_CHECK(pvc_prefix_sum(d, rvsz, rpsv, gtasks, &ovb));
-    PVC_CHECK(pvc_prefix_sum(d, rcnt, rpsc, gtasks, &og));
-    ws_devptr okeys, ovals, oidx;
-    PVC_CHECK(pvc_alloc(d, okb, &okeys));
-    PVC_CHECK(pvc_alloc(d, ovb, &ovals));
-    PVC_CHECK(pvc_alloc(d, (size_t)og * 16, &oidx));
+    ws_devptr rsz[3] = {rksz, rvsz, rcnt}, rps[3] = {rpsk, rpsv, rpsc}, o2[3];
+    uint32_t t2[3];
     /* pre-filled with -1, so that a record the reduce leaves unwritten fails */
-    PVC_API(d, ws_memset(d->gpu, okeys, 0xff, okb));
-    PVC_API(d, ws_memset(d->gpu, ovals, 0xff, ovb));
-    PVC_API(d, ws_memset(d->gpu, oidx, 0xff, (size_t)og * 16));
+    PVC_CHECK(pvc_emit_buffers(d, rsz, rps, gtasks, 0xff, o2, t2));
+    ws_devptr okeys = o2[0], ovals = o2[1], oidx = o2[2];
+    uint32_t okb = t2[0], ovb = t2[1], og = t2[2];
     void *rd[] = {&skeys, &svals, &sorted, &ranges, &g_arg, &pass, &rpsk,
                   &rpsv,  &rpsc,  &okeys,  &ovals,  &oidx};
     PVC_CHECK(pvc_launch(d, "pvc_reduce", gtasks / PVC_BLOCK, PVC_BLOCK, rd));
