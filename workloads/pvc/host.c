@@ -258,6 +258,19 @@ static int pvc_prefix_sum(struct pvc_dev *d, ws_devptr in, ws_devptr out, uint32
 
 /* bitonic sort of `padded` (a power of two, >= 256) index records: one
  * global step per (k, j), as Mars sorts up to PVC_GLOBAL_SORT records */
+/* The per-task counts of an emitting stage (key bytes, value bytes, records:
+ * sz[], zeroed) and their prefix sums (ps[]), `bytes` each. */
+static int pvc_count_buffers(struct pvc_dev *d, size_t bytes, ws_devptr sz[3], ws_devptr ps[3])
+{
+    for (int k = 0; k < 3; k++)
+        PVC_CHECK(pvc_alloc(d, bytes, &sz[k]));
+    for (int k = 0; k < 3; k++)
+        PVC_CHECK(pvc_alloc(d, bytes, &ps[k]));
+    for (int k = 0; k < 3; k++)
+        PVC_API(d, ws_memset(d->gpu, sz[k], 0, bytes));
+    return WS_OK;
+}
+
 /* The output buffers of an emitting stage (map or reduce): the exclusive
  * prefix sums ps[] of its tasks' key bytes, value bytes and record counts
  * sz[], then key, value and index buffers of those totals (an index record
@@ -303,24 +316,15 @@ static int pvc_pass(struct pvc_dev *d, const struct pvc_set *in, int32_t pass,
     int32_t n_arg = (int32_t)n;
 
     /* map: count, prefix sums, emit */
-    ws_devptr ksz, vsz, cnt, psk, psv, psc;
-    PVC_CHECK(pvc_alloc(d, tb, &ksz));
-    PVC_CHECK(pvc_alloc(d, tb, &vsz));
-    PVC_CHECK(pvc_alloc(d, tb, &cnt));
-    PVC_CHECK(pvc_alloc(d, tb, &psk));
-    PVC_CHECK(pvc_alloc(d, tb, &psv));
-    PVC_CHECK(pvc_alloc(d, tb, &psc));
-    PVC_API(d, ws_memset(d->gpu, ksz, 0, tb));
-    PVC_API(d, ws_memset(d->gpu, vsz, 0, tb));
-    PVC_API(d, ws_memset(d->gpu, cnt, 0, tb));
-    void *mc[] = {&in_vals, &in_idx, &n_arg, &ksz, &vsz, &cnt};
+    ws_devptr sz[3], ps[3], o1[3];
+    PVC_CHECK(pvc_count_buffers(d, tb, sz, ps));
+    void *mc[] = {&in_vals, &in_idx, &n_arg, &sz[0], &sz[1], &sz[2]};
     PVC_CHECK(pvc_launch(d, "pvc_map_count", tasks / PVC_BLOCK, PVC_BLOCK, mc));
-    ws_devptr sz[3] = {ksz, vsz, cnt}, ps[3] = {psk, psv, psc}, o1[3];
     uint32_t t1[3];
     PVC_CHECK(pvc_emit_buffers(d, sz, ps, tasks, 0, o1, t1));
     ws_devptr ikeys = o1[0], ivals = o1[1], iidx = o1[2];
     uint32_t kb = t1[0], vb = t1[1], m = t1[2];
-    void *mp[] = {&in_keys, &in_vals, &in_idx, &n_arg, &psk, &psv, &psc, &ikeys, &ivals, &iidx};
+    void *mp[] = {&in_keys, &in_vals, &in_idx, &n_arg, &ps[0], &ps[1], &ps[2], &ikeys, &ivals, &iidx};
     PVC_CHECK(pvc_launch(d, "pvc_map", tasks / PVC_BLOCK, PVC_BLOCK, mp));
 
     /* group: sort the index, padded with key offsets of -1 that sort first */
@@ -371,26 +375,17 @@ static int pvc_pass(struct pvc_dev *d, const struct pvc_set *in, int32_t pass,
     /* reduce: one thread per distinct key */
     uint32_t gtasks = pvc_ceil(g, PVC_BLOCK) * PVC_BLOCK;
     size_t gb = (size_t)gtasks * 4;
-    ws_devptr rksz, rvsz, rcnt, rpsk, rpsv, rpsc;
-    PVC_CHECK(pvc_alloc(d, gb, &rksz));
-    PVC_CHECK(pvc_alloc(d, gb, &rvsz));
-    PVC_CHECK(pvc_alloc(d, gb, &rcnt));
-    PVC_CHECK(pvc_alloc(d, gb, &rpsk));
-    PVC_CHECK(pvc_alloc(d, gb, &rpsv));
-    PVC_CHECK(pvc_alloc(d, gb, &rpsc));
-    PVC_API(d, ws_memset(d->gpu, rksz, 0, gb));
-    PVC_API(d, ws_memset(d->gpu, rvsz, 0, gb));
-    PVC_API(d, ws_memset(d->gpu, rcnt, 0, gb));
-    void *rc_args[] = {&ranges, &sorted, &g_arg, &pass, &rksz, &rvsz, &rcnt};
+    ws_devptr rsz[3], rps[3], o2[3];
+    PVC_CHECK(pvc_count_buffers(d, gb, rsz, rps));
+    void *rc_args[] = {&ranges, &sorted, &g_arg, &pass, &rsz[0], &rsz[1], &rsz[2]};
     PVC_CHECK(pvc_launch(d, "pvc_reduce_count", gtasks / PVC_BLOCK, PVC_BLOCK, rc_args));
-    ws_devptr rsz[3] = {rksz, rvsz, rcnt}, rps[3] = {rpsk, rpsv, rpsc}, o2[3];
     uint32_t t2[3];
     /* pre-filled with -1, so that a record the reduce leaves unwritten fails */
     PVC_CHECK(pvc_emit_buffers(d, rsz, rps, gtasks, 0xff, o2, t2));
     ws_devptr okeys = o2[0], ovals = o2[1], oidx = o2[2];
     uint32_t okb = t2[0], ovb = t2[1], og = t2[2];
-    void *rd[] = {&skeys, &svals, &sorted, &ranges, &g_arg, &pass, &rpsk,
-                  &rpsv,  &rpsc,  &okeys,  &ovals,  &oidx};
+    void *rd[] = {&skeys,  &svals,  &sorted, &ranges, &g_arg, &pass,
+                  &rps[0], &rps[1], &rps[2], &okeys,  &ovals, &oidx};
     PVC_CHECK(pvc_launch(d, "pvc_reduce", gtasks / PVC_BLOCK, PVC_BLOCK, rd));
     out->keys = okeys;
     out->vals = ovals;
