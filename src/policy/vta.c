@@ -24,12 +24,14 @@ static int vta_index(const struct vta *t, uint64_t line)
 
 int vta_find(const struct vta *t, uint64_t line) { return vta_index(t, line) >= 0; }
 
-int vta_insert(struct vta *t, uint64_t line)
+int vta_insert(struct vta *t, uint64_t line, uint64_t *displaced)
 {
     if (vta_index(t, line) >= 0)
         return 0;
     uint32_t set = (uint32_t)(line % t->sets);
     uint8_t *f = &t->next[set];
+    if (displaced)
+        *displaced = t->tag[set * t->ways + *f];
     t->tag[set * t->ways + *f] = line + 1;
     *f = (uint8_t)((*f + 1) % t->ways);
     return 1;

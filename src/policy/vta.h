@@ -28,8 +28,9 @@ void vta_clear(struct vta *t, uint32_t sets, uint32_t ways);
 /* 1 when `line` is present. */
 int vta_find(const struct vta *t, uint64_t line);
 /* Insert `line` (FIFO victim in its set); a line already present changes
- * nothing.  Returns 1 when it was inserted. */
-int vta_insert(struct vta *t, uint64_t line);
+ * nothing.  Returns 1 when it was inserted; *displaced (when not NULL) is
+ * then the line the FIFO replaced + 1, or 0 when the way was empty. */
+int vta_insert(struct vta *t, uint64_t line, uint64_t *displaced);
 /* Remove `line`; returns 1 when it was present. */
 int vta_remove(struct vta *t, uint64_t line);
 

@@ -45,9 +45,11 @@ uint32_t coalesce_warp(const uint64_t addr[32], uint32_t mask, uint32_t size, in
 {
     uint32_t seg = coalesce_segment(size, sectored);
     uint64_t bm[COAL_MAX_ACCESSES][2];
-    /* segment -> 1 + its access, open addressing: a divergent warp's 32
-     * segments are found without comparing each lane with every access */
-    uint8_t slot[COAL_SLOTS] = {0};
+    /* segment -> its access, open addressing: a divergent warp's 32
+     * segments are found without comparing each lane with every access;
+     * occ marks the slots in use (slot[] itself is not cleared) */
+    uint8_t slot[COAL_SLOTS];
+    uint64_t occ[COAL_SLOTS / 64] = {0};
     uint32_t n = 0;
     if (size == 0)
         size = 1;
@@ -59,9 +61,9 @@ uint32_t coalesce_warp(const uint64_t addr[32], uint32_t mask, uint32_t size, in
             uint64_t base = a & ~(uint64_t)(seg - 1);
             uint64_t stop = base + seg < end ? base + seg : end;
             uint32_t h = (uint32_t)((base >> 5) * 0x9e3779b97f4a7c15ull >> 57); /* 7 bits */
-            while (slot[h] && out[slot[h] - 1].addr != base)
+            while ((occ[h / 64] >> (h % 64) & 1) && out[slot[h]].addr != base)
                 h = (h + 1) & (COAL_SLOTS - 1);
-            uint32_t k = slot[h] ? slot[h] - 1u : n;
+            uint32_t k = occ[h / 64] >> (h % 64) & 1 ? slot[h] : n;
             if (k == n) {
                 if (n == COAL_MAX_ACCESSES)
                     break; /* cannot happen for size <= 16 */
@@ -69,7 +71,8 @@ uint32_t coalesce_warp(const uint64_t addr[32], uint32_t mask, uint32_t size, in
                 out[n].bytes = seg;
                 out[n].mask = 0;
                 bm[n][0] = bm[n][1] = 0;
-                slot[h] = (uint8_t)++n;
+                occ[h / 64] |= 1ull << (h % 64);
+                slot[h] = (uint8_t)n++;
             }
             out[k].mask |= 1u << l;
             coal_mark(bm[k], (uint32_t)(a - base), (uint32_t)(stop - base));

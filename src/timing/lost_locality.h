@@ -11,7 +11,11 @@
  *
  * A slot's array belongs to one dynamic warp (age): an event of a newer warp
  * empties it, events of an older (finished) one are ignored — the same as
- * clearing it at warp launch, without needing that event. */
+ * clearing it at warp launch, without needing that event.
+ *
+ * A store would search every slot's array; a counting filter over the
+ * arrays' lines (how many entries hash to each of LL_FILTER buckets) lets
+ * most stores, whose line no array holds, skip the search. */
 #ifndef WS_TIMING_LOST_LOCALITY_H
 #define WS_TIMING_LOST_LOCALITY_H
 
@@ -19,10 +23,13 @@
 
 struct vta;
 
+#define LL_FILTER 1024 /* buckets of the filter, a power of two */
+
 struct lost_locality {
     uint32_t nslots;
     struct vta *vta;  /* [nslots] */
     uint64_t *age;    /* [nslots] the dynamic warp each array belongs to */
+    uint16_t *filter; /* [LL_FILTER] entries of all arrays per line hash */
 };
 
 void lost_locality_init(struct lost_locality *o, uint32_t nslots);

@@ -18,17 +18,21 @@ static void test_fifo(void **state)
 {
     (void)state;
     struct vta t;
+    uint64_t out = 99;
     vta_clear(&t, 2, 2);
-    assert_int_equal(vta_insert(&t, 0), 1);
-    assert_int_equal(vta_insert(&t, 2), 1);
-    assert_int_equal(vta_insert(&t, 0), 0); /* already there: order unchanged */
-    assert_int_equal(vta_insert(&t, 1), 1); /* other set */
-    assert_int_equal(vta_insert(&t, 4), 1); /* set 0 full: replaces 0, the first in */
+    assert_int_equal(vta_insert(&t, 0, &out), 1);
+    assert_int_equal(out, 0); /* an empty way */
+    assert_int_equal(vta_insert(&t, 2, NULL), 1);
+    assert_int_equal(vta_insert(&t, 0, NULL), 0); /* already there: order unchanged */
+    assert_int_equal(vta_insert(&t, 1, NULL), 1); /* other set */
+    assert_int_equal(vta_insert(&t, 4, &out), 1); /* set 0 full: replaces 0, the first in */
+    assert_int_equal(out, 0 + 1);
     assert_false(vta_find(&t, 0));
     assert_true(vta_find(&t, 2));
     assert_true(vta_find(&t, 4));
     assert_true(vta_find(&t, 1));
-    assert_int_equal(vta_insert(&t, 6), 1); /* replaces 2 */
+    assert_int_equal(vta_insert(&t, 6, &out), 1); /* replaces 2 */
+    assert_int_equal(out, 2 + 1);
     assert_false(vta_find(&t, 2));
     assert_int_equal(vta_remove(&t, 4), 1);
     assert_int_equal(vta_remove(&t, 4), 0);

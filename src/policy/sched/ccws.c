@@ -343,7 +343,7 @@ static void ccws_event(void *priv, const struct sched_event *ev)
     }
     case SCHED_EV_L1D_EVICT:
         if (own && (c->live >> s & 1) && c->age[s] == ev->age)
-            c->st_vta_inserts += (uint64_t)vta_insert(&c->vta[s], ev->addr);
+            c->st_vta_inserts += (uint64_t)vta_insert(&c->vta[s], ev->addr, NULL);
         break;
     case SCHED_EV_L1D_ACCESS:
         if (!own || !(c->live >> s & 1))

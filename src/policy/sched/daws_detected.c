@@ -446,7 +446,7 @@ static void ddet_on_event(void *priv, const struct sched_event *ev)
         break;
     case SCHED_EV_L1D_EVICT:
         if (slot_ok)
-            vta_insert(&d->vta[ev->slot], ev->addr);
+            vta_insert(&d->vta[ev->slot], ev->addr, NULL);
         break;
     case SCHED_EV_STORE:
         for (int32_t s = 0; s < SCHED_MAX_WARPS; s++)
