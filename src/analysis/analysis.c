@@ -654,6 +654,16 @@ int analysis_run(const struct ptx_module *m, struct analysis **out, struct err *
     a->func_max_live_regs32 = xcalloc(m->nfuncs ? m->nfuncs : 1, sizeof *a->func_max_live_regs32);
     a->func_regs = xcalloc(m->nfuncs ? m->nfuncs : 1, sizeof *a->func_regs);
     regs_estimate(m, a, a->func_max_live_regs32, a->func_regs);
+    size_t nf = m->nfuncs ? m->nfuncs : 1, total = 0;
+    a->func_reg_first = xcalloc(nf, sizeof *a->func_reg_first);
+    a->func_slots = xcalloc(nf, sizeof *a->func_slots);
+    for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
+        a->func_reg_first[fi] = (uint32_t)total;
+        total += m->funcs[fi].regs ? m->funcs[fi].nregs : 0;
+    }
+    a->reg_slot = xcalloc(total ? total : 1, sizeof *a->reg_slot);
+    for (uint32_t fi = 0; fi < m->nfuncs; fi++)
+        a->func_slots[fi] = regs_slots(m, a, fi, a->reg_slot + a->func_reg_first[fi]);
     phase_build(m, a);
     *out = a;
     return WS_OK;
@@ -671,6 +681,9 @@ void analysis_free(struct analysis *a)
     free(a->loops);
     free(a->func_max_live_regs32);
     free(a->func_regs);
+    free(a->reg_slot);
+    free(a->func_reg_first);
+    free(a->func_slots);
     free(a->phases);
     free(own);
 }

@@ -103,6 +103,12 @@ struct analysis {
                                        registers, 32-bit units */
     uint32_t *func_regs; /* [module->nfuncs] estimated registers per thread (32-bit
                             units), occupancy input */
+    /* Where the functional core keeps each register (regs.c, regs_slots):
+     * register r of function f is at slot reg_slot[func_reg_first[f] + r]
+     * of func_slots[f] slots of the warp's register storage. */
+    uint32_t *reg_slot;       /* [sum of the functions' nregs] */
+    uint32_t *func_reg_first; /* [module->nfuncs] */
+    uint32_t *func_slots;     /* [module->nfuncs] */
     struct phase_info *phases; /* in PC order; pc_info.phase indexes them */
     uint32_t nphases;
 };

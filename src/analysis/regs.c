@@ -35,6 +35,7 @@ struct rg_func {
     uint64_t *live_in;    /* [n][gwords] live at block entry (dense indexes) */
     uint64_t *din;        /* [n][gwords] possibly defined at block entry */
     uint32_t *order;      /* post-order of local blocks (unreachable ones last) */
+    uint64_t *cur;        /* scratch bitset of max(words, gwords) */
     struct regs_refs refs;
 };
 
@@ -364,14 +365,16 @@ static uint64_t rg_block_peak(struct rg_func *F, struct rg_walk *W, uint32_t b,
     return peak;
 }
 
-static uint32_t rg_function(const struct ptx_module *m, const struct analysis *a, uint32_t fi)
+/* The scratch of function fi with its block liveness computed, or NULL for
+ * a function without a body. */
+static struct rg_func *rg_open(const struct ptx_module *m, const struct analysis *a, uint32_t fi)
 {
     const struct ptx_func *f = &m->funcs[fi];
     if (f->is_extern || f->ninsts == 0 || f->first_pc >= m->ninsts)
-        return 0;
+        return NULL;
     uint32_t base = a->pc[f->first_pc].bb;
     if (base == PTX_NO_INDEX || base >= a->nbbs)
-        return 0;
+        return NULL;
     struct rg_func *F = xcalloc(1, sizeof *F);
     F->m = m;
     F->a = a;
@@ -390,12 +393,30 @@ static uint32_t rg_function(const struct ptx_module *m, const struct analysis *a
     F->live_in = xcalloc((size_t)F->n * F->gwords, sizeof *F->live_in);
     F->din = xcalloc((size_t)F->n * F->gwords, sizeof *F->din);
     F->order = xmalloc((size_t)F->n * sizeof *F->order);
-    uint64_t *cur = xmalloc((F->gwords > F->words ? F->gwords : F->words) * sizeof *cur);
-
+    F->cur = xmalloc((F->gwords > F->words ? F->gwords : F->words) * sizeof *F->cur);
     rg_postorder(F);
-    rg_liveness(F, cur);
-    rg_defined(F, cur);
+    rg_liveness(F, F->cur);
+    return F;
+}
 
+static void rg_close(struct rg_func *F)
+{
+    free(F->cur);
+    free(F->gidx);
+    free(F->ginv);
+    free(F->order);
+    free(F->din);
+    free(F->live_in);
+    free(F->weight);
+    free(F);
+}
+
+static uint32_t rg_function(const struct ptx_module *m, const struct analysis *a, uint32_t fi)
+{
+    struct rg_func *F = rg_open(m, a, fi);
+    if (!F)
+        return 0;
+    rg_defined(F, F->cur);
     struct rg_walk W;
     size_t nr = F->nregs ? F->nregs : 1;
     W.fd_blk = xcalloc(nr, sizeof *W.fd_blk);
@@ -406,7 +427,7 @@ static uint32_t rg_function(const struct ptx_module *m, const struct analysis *a
     W.gout = xmalloc(F->gwords * sizeof *W.gout);
     uint64_t peak = 0;
     for (uint32_t b = 0; b < F->n; b++) {
-        uint64_t p = rg_block_peak(F, &W, b, cur);
+        uint64_t p = rg_block_peak(F, &W, b, F->cur);
         if (p > peak)
             peak = p;
     }
@@ -416,15 +437,96 @@ static uint32_t rg_function(const struct ptx_module *m, const struct analysis *a
     free(W.tlist);
     free(W.told);
     free(W.gout);
-    free(cur);
-    free(F->gidx);
-    free(F->ginv);
-    free(F->order);
-    free(F->din);
-    free(F->live_in);
-    free(F->weight);
-    free(F);
+    rg_close(F);
     return peak > UINT32_MAX ? UINT32_MAX : (uint32_t)peak;
+}
+
+/* ---- storage slots -------------------------------------------------------- */
+
+struct rg_interval {
+    uint32_t lo, hi, reg;
+};
+
+static int rg_interval_cmp(const void *x, const void *y)
+{
+    const struct rg_interval *a = x, *b = y;
+    if (a->lo != b->lo)
+        return a->lo < b->lo ? -1 : 1;
+    return a->reg < b->reg ? -1 : a->reg > b->reg;
+}
+
+static void rg_extend(struct rg_interval *iv, uint32_t r, uint32_t pos)
+{
+    if (pos < iv[r].lo)
+        iv[r].lo = pos;
+    if (pos > iv[r].hi)
+        iv[r].hi = pos;
+}
+
+uint32_t regs_slots(const struct ptx_module *m, const struct analysis *a, uint32_t fi,
+                    uint32_t *slot)
+{
+    const struct ptx_func *f = &m->funcs[fi];
+    uint32_t nregs = f->regs ? f->nregs : 0;
+    struct rg_func *F = nregs ? rg_open(m, a, fi) : NULL;
+    if (!F) {
+        /* no body to analyse: every register keeps a slot of its own */
+        for (uint32_t r = 0; r < nregs; r++)
+            slot[r] = r;
+        return nregs;
+    }
+    /* The interval of each register: the positions (PCs from the function's
+     * first) where it is live into or out of a block, or an operand. */
+    struct rg_interval *iv = xmalloc((size_t)nregs * sizeof *iv);
+    for (uint32_t r = 0; r < nregs; r++)
+        iv[r] = (struct rg_interval){UINT32_MAX, 0, r};
+    uint64_t *out = xmalloc(F->gwords * sizeof *out);
+    for (uint32_t b = 0; b < F->n; b++) {
+        const struct basic_block *bb = &a->bbs[F->base + b];
+        uint32_t first = bb->first_pc - f->first_pc, last = bb->last_pc - f->first_pc;
+        const uint64_t *in = F->live_in + (size_t)b * F->gwords;
+        rg_live_out(F, b, out);
+        for (size_t w = 0; w < F->gwords; w++) {
+            for (uint64_t bits = in[w]; bits; bits &= bits - 1)
+                rg_extend(iv, F->ginv[w * 64 + (size_t)__builtin_ctzll(bits)], first);
+            for (uint64_t bits = out[w]; bits; bits &= bits - 1)
+                rg_extend(iv, F->ginv[w * 64 + (size_t)__builtin_ctzll(bits)], last);
+        }
+        for (uint32_t pc = bb->first_pc; pc <= bb->last_pc; pc++) {
+            rg_collect(F, pc);
+            for (uint32_t i = 0; i < F->refs.nuse; i++)
+                rg_extend(iv, F->refs.use[i], pc - f->first_pc);
+            for (uint32_t i = 0; i < F->refs.ndef; i++)
+                rg_extend(iv, F->refs.def[i], pc - f->first_pc);
+        }
+    }
+    free(out);
+    rg_close(F);
+    /* Linear scan in order of interval start: the lowest slot whose last
+     * occupant's interval ended strictly before this one starts. */
+    qsort(iv, nregs, sizeof *iv, rg_interval_cmp);
+    uint32_t *busy_to = xmalloc(((size_t)nregs + 1) * sizeof *busy_to);
+    uint32_t nslots = 0, unused = 0;
+    for (uint32_t i = 0; i < nregs; i++) {
+        if (iv[i].lo == UINT32_MAX) {
+            unused = 1;
+            continue;
+        }
+        uint32_t s = 0;
+        while (s < nslots && busy_to[s] >= iv[i].lo)
+            s++;
+        if (s == nslots)
+            nslots++;
+        busy_to[s] = iv[i].hi;
+        slot[iv[i].reg] = s;
+    }
+    /* registers no instruction names share one slot of their own */
+    for (uint32_t i = 0; i < nregs; i++)
+        if (iv[i].lo == UINT32_MAX)
+            slot[iv[i].reg] = nslots;
+    free(busy_to);
+    free(iv);
+    return nslots + unused;
 }
 
 void regs_estimate(const struct ptx_module *m, const struct analysis *a, uint32_t *max_live,

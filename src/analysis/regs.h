@@ -64,4 +64,19 @@ uint32_t regs_type_weight(enum ptx_type t);
 void regs_estimate(const struct ptx_module *m, const struct analysis *a, uint32_t *max_live,
                    uint32_t *est);
 
+/* Storage slots of function fi's registers (slot[r] for each of its
+ * f->nregs registers; returns the number of slots).  Two registers share a
+ * slot only when their intervals do not meet: a register's interval runs
+ * from the first to the last position (PC order) at which it is live into
+ * or out of a block or is an operand, so no program point sees both live
+ * and no instruction both reads one and writes the other.  Each lane of a
+ * warp follows one path of the CFG, so sharing cannot change what it reads.
+ * A register read before any write (live at the entry) keeps a slot no
+ * other register wrote before that read.  Registers that no instruction
+ * names share one extra slot.  The functional core stores a warp's
+ * registers by slot: nvcc's PTX declares several times more virtual
+ * registers than are live at once. */
+uint32_t regs_slots(const struct ptx_module *m, const struct analysis *a, uint32_t fi,
+                    uint32_t *slot);
+
 #endif

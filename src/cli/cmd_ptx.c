@@ -109,6 +109,9 @@ static void print_func(const struct ptx_module *m, const struct analysis *a, con
             printf(" %u x .%s", count[t], ptx_type_name(t));
     printf("; about %" PRIu32 " per thread (peak live, 32-bit units%s)\n", a->func_regs[fi],
            f->is_entry ? ", with callees: the occupancy estimate" : "");
+    printf("  storage: %" PRIu32 " slots of 8 bytes per thread (registers that are never live at "
+           "once share one)\n",
+           a->func_slots[fi]);
     printf("  local %" PRIu64 " bytes/thread, param frame %" PRIu64 " bytes/thread\n",
            f->local_bytes, f->frame_param_bytes);
 

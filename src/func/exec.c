@@ -88,6 +88,7 @@ void exec_ensure_regs(struct func_warp *w, size_t need)
     }
     /* a kernel without registers has no register file (NULL + 0 is undefined) */
     w->cur_regs = w->regs ? w->regs + cur_frame(w)->reg_base : NULL;
+    w->cur_slot = cur_frame(w)->slot;
 }
 
 /* Grow a lane-major per-thread buffer (lane l at buf + l * cap). */
@@ -195,8 +196,8 @@ void func_cta_init(struct func_cta *c, struct func_kernel *k, uint32_t linear)
             w->frames_cap = 4;
         }
         w->nframes = 1;
-        w->frames[0] = (struct call_frame){k->func, 0, 0, 0, 0};
-        size_t nr = (size_t)f->nregs * FUNC_WARP_SIZE;
+        w->frames[0] = (struct call_frame){k->func, 0, 0, 0, 0, func_slot_map(k->an, k->func)};
+        size_t nr = (size_t)k->an->func_slots[k->func] * FUNC_WARP_SIZE;
         exec_ensure_regs(w, nr);
         if (nr)
             memset(w->regs, 0, nr * sizeof *w->regs);

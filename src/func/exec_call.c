@@ -134,7 +134,6 @@ int exec_call_push(const struct step *s, uint32_t mask, uint32_t fidx)
     struct func_warp *w = s->w;
     const struct ptx_module *m = s->m;
     const struct ptx_func *callee = &m->funcs[fidx];
-    const struct ptx_func *caller = &m->funcs[cur_frame(w)->func];
     const struct ptx_inst *in = s->in;
     if (w->nframes >= FUNC_MAX_CALL_DEPTH)
         return exec_fail(s, first_lane(mask), WS_ERR_FAULT,
@@ -159,8 +158,10 @@ int exec_call_push(const struct step *s, uint32_t mask, uint32_t fidx)
         w->frames = xrealloc(w->frames, w->frames_cap * sizeof *w->frames);
     }
     struct call_frame *cf = cur_frame(w);
-    struct call_frame nf = {fidx, s->pc, cf->reg_base + (uint64_t)caller->nregs * FUNC_WARP_SIZE,
-                            local_base, param_base};
+    const struct analysis *an = s->k->an;
+    struct call_frame nf = {fidx, s->pc,
+                            cf->reg_base + (uint64_t)an->func_slots[cf->func] * FUNC_WARP_SIZE,
+                            local_base, param_base, func_slot_map(an, fidx)};
     /* copy arguments while the caller frame is current */
     unsigned nargs = in->nsrc - 1u;
     for (unsigned i = 0; i < nargs && i < callee->nparams; i++) {
@@ -183,7 +184,7 @@ int exec_call_push(const struct step *s, uint32_t mask, uint32_t fidx)
     w->frames[w->nframes++] = nf;
     w->local_top = local_top;
     w->param_top = param_top;
-    size_t nr = (size_t)callee->nregs * FUNC_WARP_SIZE;
+    size_t nr = (size_t)an->func_slots[fidx] * FUNC_WARP_SIZE;
     exec_ensure_regs(w, nf.reg_base + nr);
     memset(w->cur_regs, 0, nr * sizeof *w->cur_regs);
     return WS_OK;
@@ -214,7 +215,7 @@ void exec_call_pop(struct func_warp *w, const struct ptx_module *m, uint32_t mas
                     memmove(lp + dst, lp + src, n);
                 }
             } else if (d->kind == PTX_OPND_REG) {
-                uint64_t *r = w->regs + pf->reg_base + (size_t)d->reg * FUNC_WARP_SIZE;
+                uint64_t *r = w->regs + pf->reg_base + (size_t)pf->slot[d->reg] * FUNC_WARP_SIZE;
                 FOR_LANES(l, mask) {
                     uint64_t v = 0;
                     memcpy(&v, w->param + (uint64_t)l * w->param_cap + src, sz < 8 ? sz : 8);
@@ -227,5 +228,6 @@ void exec_call_pop(struct func_warp *w, const struct ptx_module *m, uint32_t mas
     w->local_top = cf.local_base;
     w->param_top = cf.param_base;
     w->cur_regs = w->regs + pf->reg_base;
+    w->cur_slot = pf->slot;
 }
 

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/analysis.h"
 #include "base/bits.h"
 #include "base/err.h"
 #include "func/func.h"
@@ -81,7 +82,13 @@ static inline uint64_t sext(uint64_t v, unsigned bytes)
 
 static inline uint64_t *reg_ptr(struct func_warp *w, uint32_t r)
 {
-    return w->cur_regs + (size_t)r * FUNC_WARP_SIZE;
+    return w->cur_regs + (size_t)w->cur_slot[r] * FUNC_WARP_SIZE;
+}
+
+/* Function fi's register -> storage slot map, and its number of slots. */
+static inline const uint32_t *func_slot_map(const struct analysis *an, uint32_t fi)
+{
+    return an->reg_slot + an->func_reg_first[fi];
 }
 
 static inline struct call_frame *cur_frame(struct func_warp *w)
@@ -133,7 +140,7 @@ static inline uint32_t exec_guard(const struct func_warp *w, const struct ptx_in
 {
     if (in->guard == PTX_NO_INDEX)
         return active;
-    const uint64_t *g = w->cur_regs + (size_t)in->guard * FUNC_WARP_SIZE;
+    const uint64_t *g = w->cur_regs + (size_t)w->cur_slot[in->guard] * FUNC_WARP_SIZE;
     uint32_t gm = 0;
     FOR_LANES(l, active) if ((g[l] != 0) != (in->guard_neg != 0)) gm |= 1u << l;
     return gm;

@@ -157,7 +157,7 @@ static void barrier_try_release(struct func_cta *c, uint32_t id)
             uint64_t v = w->bar_red_op == PTX_SUB_BAR_RED_POPC ? b->red_popc
                          : w->bar_red_op == PTX_SUB_BAR_RED_AND ? b->red_and
                                                                 : b->red_or;
-            uint64_t *d = w->cur_regs + (size_t)w->bar_red_dst * FUNC_WARP_SIZE;
+            uint64_t *d = w->cur_regs + (size_t)w->cur_slot[w->bar_red_dst] * FUNC_WARP_SIZE;
             FOR_LANES(l, w->bar_red_mask) d[l] = v;
             w->bar_red_dst = PTX_NO_INDEX;
         }

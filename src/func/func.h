@@ -88,6 +88,7 @@ struct call_frame {
     uint32_t call_pc;  /* PC of the call instruction (callers only) */
     uint64_t reg_base; /* in uint64 units into warp->regs */
     uint64_t local_base, param_base; /* per-thread byte offsets */
+    const uint32_t *slot; /* the function's register -> storage slot (analysis.h) */
 };
 
 enum func_warp_state {
@@ -109,9 +110,10 @@ struct func_warp {
     struct call_frame *frames;
     uint32_t nframes, frames_cap;
 
-    uint64_t *regs; /* register frames: frame.reg_base + r * 32 + lane */
+    uint64_t *regs; /* register frames: frame.reg_base + frame.slot[r] * 32 + lane */
     size_t regs_cap;
-    uint64_t *cur_regs; /* registers of the current frame */
+    uint64_t *cur_regs;       /* registers of the current frame */
+    const uint32_t *cur_slot; /* and their slots (the current frame's slot) */
 
     uint8_t *local; /* per lane: local + lane * local_cap */
     uint64_t local_cap, local_top;

@@ -385,10 +385,10 @@ static void prefetch_step(const struct sm_warp *w, const struct sb_inst_regs *r)
     __builtin_prefetch(w->ftop);
     for (unsigned k = 0; k < r->nread; k++)
         for (unsigned q = 0; q < FUNC_WARP_SIZE; q += 8)
-            __builtin_prefetch(w->fregs + (size_t)r->read[k] * FUNC_WARP_SIZE + q, 0);
+            __builtin_prefetch(w->fregs + (size_t)w->fslot[r->read[k]] * FUNC_WARP_SIZE + q, 0);
     for (unsigned k = 0; k < r->nwrite; k++)
         for (unsigned q = 0; q < FUNC_WARP_SIZE; q += 8)
-            __builtin_prefetch(w->fregs + (size_t)r->write[k] * FUNC_WARP_SIZE + q, 1);
+            __builtin_prefetch(w->fregs + (size_t)w->fslot[r->write[k]] * FUNC_WARP_SIZE + q, 1);
 }
 
 /* Recompute the ready bits of one slot from its state. */

@@ -108,8 +108,9 @@ struct sm_warp {
                               active lanes, copied by sm_warp_sync after every step so
                               that the ready-bit refresh reads no functional state */
     const struct simt_entry *ftop; /* by sm_warp_sync too: the top of the functional */
-    const uint64_t *fregs;         /* warp's SIMT stack and its registers, prefetched */
-                                   /* when the warp becomes ready (sm_warp_refresh) */
+    const uint64_t *fregs;         /* warp's SIMT stack and its registers (register r */
+    const uint32_t *fslot;         /* at slot fslot[r]), prefetched when the warp */
+                                   /* becomes ready (sm_warp_refresh) */
 };
 
 struct sm_cta {
@@ -310,6 +311,7 @@ static inline void sm_warp_sync(struct sm_warp *w)
     w->fact = ws_popc32(top->mask);
     w->ftop = top;
     w->fregs = fw->cur_regs;
+    w->fslot = fw->cur_slot;
 }
 static inline uint32_t sm_warp_next_pc(const struct sm_warp *w, uint32_t *active)
 {

@@ -1,7 +1,8 @@
 /* test_analysis_regs.c: register-pressure estimate (src/analysis/regs.c) on
  * hand-written PTX parsed by ptx_parse: straight-line peaks, a loop keeping
  * values live across its back edge, 64-bit and predicate weights, calls,
- * a large generated kernel and the real workloads' kernels. */
+ * a large generated kernel and the real workloads' kernels; and the storage
+ * slots the functional core keeps registers in (regs_slots). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -352,6 +353,90 @@ static void test_large_kernel(void **state)
     free(t);
 }
 
+/* Register r of function f's slot (regs_slots through the analysis). */
+static uint32_t slot_of(const struct parsed *p, uint32_t f, const char *name)
+{
+    const struct ptx_func *fn = &p->m->funcs[f];
+    for (uint32_t r = 0; r < fn->nregs; r++)
+        if (strcmp(fn->regs[r].name, name) == 0)
+            return p->a->reg_slot[p->a->func_reg_first[f] + r];
+    fail_msg("no register %s", name);
+    return 0;
+}
+
+/* Storage slots on straight_ptx, positions 0-11: r1 [0,8], r2 [1,5],
+ * r3 [2,5], r4 [3,6], r5 [4,7], r6 [5,6], r7 [6,7], r8 [7,8], r9 [8,10],
+ * rd1 [9,10].  r1-r6 are live at once (6 slots); r6 does not take r2's slot:
+ * its write and r2's last read are one instruction.  Each later register
+ * takes the lowest slot free before it starts: r7 r2's (r2's last read is at
+ * 5, r7's write at 6), r8 r3's, r9 r7's (so r2's again), rd1 r1's.
+ * r0, r10, r11, rd0 and rd2 are never named: one more slot. */
+static void test_slots_straight(void **state)
+{
+    (void)state;
+    struct parsed p = parse(straight_ptx, "straight");
+    uint32_t f = fidx(&p, "k");
+    assert_int_equal(p.a->func_slots[f], 7);
+    const char *live[] = {"%r1", "%r2", "%r3", "%r4", "%r5", "%r6"};
+    for (int i = 0; i < 6; i++)
+        for (int j = i + 1; j < 6; j++)
+            assert_int_not_equal(slot_of(&p, f, live[i]), slot_of(&p, f, live[j]));
+    assert_int_equal(slot_of(&p, f, "%r7"), slot_of(&p, f, "%r2"));
+    assert_int_equal(slot_of(&p, f, "%r8"), slot_of(&p, f, "%r3"));
+    assert_int_equal(slot_of(&p, f, "%r9"), slot_of(&p, f, "%r2"));
+    assert_int_equal(slot_of(&p, f, "%rd1"), slot_of(&p, f, "%r1"));
+    assert_int_equal(slot_of(&p, f, "%r0"), 6);
+    assert_int_equal(slot_of(&p, f, "%rd2"), 6);
+    parsed_free(&p);
+}
+
+/* %r4 is read only at the top of the loop, so it lives through the back
+ * edge: no register written in the loop body may share its slot. */
+static void test_slots_loop(void **state)
+{
+    (void)state;
+    struct parsed p = parse(loop_ptx, "loop");
+    uint32_t f = fidx(&p, "k");
+    const char *body[] = {"%r5", "%r6", "%r7", "%r2", "%r3", "%p1"};
+    for (int i = 0; i < 6; i++)
+        assert_int_not_equal(slot_of(&p, f, "%r4"), slot_of(&p, f, body[i]));
+    parsed_free(&p);
+}
+
+/* A register read before any write (%r5) is live from the entry: the value
+ * it reads (the zero of a new warp) is not one another register wrote, even
+ * one dead by then (%r1); the same for a register written only under a guard
+ * before a read (%r3, as in dead_ptx). */
+static const char uninit_ptx[] = HDR
+    ".visible .entry k(.param .u64 p0)\n"
+    "{\n"
+    " .reg .pred %p<2>;\n"
+    " .reg .b32 %r<6>;\n"
+    " .reg .b64 %rd<2>;\n"
+    " ld.param.u64 %rd1, [p0];\n"
+    " mov.u32 %r1, 7;\n"
+    " st.global.u32 [%rd1], %r1;\n"
+    " setp.eq.s32 %p1, %r1, 0;\n"
+    " mov.u32 %r2, 9;\n"
+    " @%p1 mov.u32 %r3, %r2;\n"
+    " st.global.u32 [%rd1+4], %r3;\n"
+    " st.global.u32 [%rd1+8], %r5;\n"
+    " ret;\n"
+    "}\n";
+
+static void test_slots_uninitialised(void **state)
+{
+    (void)state;
+    struct parsed p = parse(uninit_ptx, "uninit");
+    uint32_t f = fidx(&p, "k");
+    const char *written[] = {"%r1", "%r2", "%p1", "%rd1"};
+    for (int i = 0; i < 4; i++) {
+        assert_int_not_equal(slot_of(&p, f, "%r5"), slot_of(&p, f, written[i]));
+        assert_int_not_equal(slot_of(&p, f, "%r3"), slot_of(&p, f, written[i]));
+    }
+    parsed_free(&p);
+}
+
 static void test_workloads(void **state)
 {
     (void)state;
@@ -380,6 +465,12 @@ static void test_workloads(void **state)
                    fn->name, p.a->func_max_live_regs32[f], p.a->func_regs[f], declared);
             assert_true(p.a->func_regs[f] >= 4 && p.a->func_regs[f] <= 64);
             assert_true(p.a->func_max_live_regs32[f] <= declared);
+            /* storage: no more slots than registers (+ the unnamed ones'),
+             * and nvcc's virtual registers share them */
+            printf("%-12s %-28s %u registers in %u slots\n", names[i], fn->name, fn->nregs,
+                   p.a->func_slots[f]);
+            assert_true(p.a->func_slots[f] <= fn->nregs + 1);
+            assert_true(p.a->func_slots[f] * 2 <= fn->nregs);
         }
         parsed_free(&p);
         free(text);
@@ -394,6 +485,8 @@ int main(void)
         cmocka_unit_test(test_loop_back_edge), cmocka_unit_test(test_wide_registers),
         cmocka_unit_test(test_predicates_free), cmocka_unit_test(test_calls),
         cmocka_unit_test(test_clamp),          cmocka_unit_test(test_large_kernel),
+        cmocka_unit_test(test_slots_straight), cmocka_unit_test(test_slots_loop),
+        cmocka_unit_test(test_slots_uninitialised),
         cmocka_unit_test(test_workloads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -195,12 +195,12 @@ static void compare(struct fixture *f)
         assert_int_equal(o1[t], o0[t]);
         assert_int_equal(v1[t], v0[t]);
     }
-    uint32_t nregs = f->m->funcs[0].nregs;
+    uint32_t nslots = f->an->func_slots[0]; /* the registers' storage */
     for (uint32_t r = 0; r < ROWS; r++) {
         const struct func_warp *a = &f->c[0].warps[r], *b = &f->c[1].warps[r];
         assert_int_equal(b->state, FUNC_WARP_DONE);
         assert_int_equal(a->exited, b->exited);
-        assert_memory_equal(a->regs, b->regs, (size_t)nregs * 32 * sizeof *a->regs);
+        assert_memory_equal(a->regs, b->regs, (size_t)nslots * 32 * sizeof *a->regs);
     }
 }
 
