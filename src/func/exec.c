@@ -89,6 +89,7 @@ void exec_ensure_regs(struct func_warp *w, size_t need)
     /* a kernel without registers has no register file (NULL + 0 is undefined) */
     w->cur_regs = w->regs ? w->regs + cur_frame(w)->reg_base : NULL;
     w->cur_slot = cur_frame(w)->slot;
+    w->cur_func = cur_frame(w)->func;
 }
 
 /* Grow a lane-major per-thread buffer (lane l at buf + l * cap). */
@@ -421,7 +422,7 @@ static void settle(struct func_cta *c, struct func_warp *w)
             continue;
         }
         if (top->pc != PC_EXIT) {
-            const struct ptx_func *f = &m->funcs[cur_frame(w)->func];
+            const struct ptx_func *f = &m->funcs[w->cur_func];
             if (top->pc - f->first_pc >= f->ninsts)
                 top->pc = PC_EXIT; /* fell off the end of the function */
         }

@@ -229,5 +229,6 @@ void exec_call_pop(struct func_warp *w, const struct ptx_module *m, uint32_t mas
     w->param_top = cf.param_base;
     w->cur_regs = w->regs + pf->reg_base;
     w->cur_slot = pf->slot;
+    w->cur_func = pf->func;
 }
 

@@ -114,6 +114,7 @@ struct func_warp {
     size_t regs_cap;
     uint64_t *cur_regs;       /* registers of the current frame */
     const uint32_t *cur_slot; /* and their slots (the current frame's slot) */
+    uint32_t cur_func;        /* the current frame's function */
 
     uint8_t *local; /* per lane: local + lane * local_cap */
     uint64_t local_cap, local_top;

@@ -419,6 +419,8 @@ static void sample_timeline(struct timing *t)
         return;
     if (t->fstats) /* gpu_sim_insn is a column */
         flush_sinks(t, t->fstats);
+    for (uint32_t i = 0; i < t->nsms; i++) /* their counters are columns */
+        sm_catch_up(&t->sms[i], t->now);
     phase_census_take(&t->census, t->sms, t->nsms);
     while (t->cycles >= t->next_sample) {
         stats_timeline_sample(t->st, t->next_sample);
@@ -752,6 +754,7 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
         for (uint32_t i = 0; i < t->nsms && next_cta < nctas; i++) {
             uint32_t s = (t->dispatch_rr + i) % t->nsms;
             if (sm_cta_fits(&t->sms[s], k->threads_per_cta, k->warps_per_cta, regs, shared)) {
+                sm_catch_up(&t->sms[s], now);
                 sm_cta_launch(&t->sms[s], (uint32_t)next_cta++, regs, shared, now);
                 t->dispatch_rr = (s + 1) % t->nsms;
                 progress = 1;
@@ -766,6 +769,8 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
         uint64_t mem_now = memsys_cycle_begin(t->ms, now);
         ws_assert(mem_now == now); /* each cycle is stepped once */
         if (par_cycle) {
+            for (uint32_t i = 0; i < t->nsms; i++) /* an adaptive run's serial cycles */
+                sm_catch_up(&t->sms[i], now);
             t->par_now = now;
             t->par_gen++;
             if (memsys_pool_tight(t->ms)) /* the LD/ST units share one free list */
@@ -778,12 +783,16 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
                 goto out;
         } else {
             for (uint32_t i = 0; i < t->nsms; i++) {
-                rc = sm_cycle(&t->sms[i], now, e);
-                if (rc != WS_OK)
-                    goto out;
+                struct sm *sm = &t->sms[i];
+                if (sm_awake(sm, now)) { /* else asleep: a cycle without progress */
+                    rc = sm_cycle(sm, now, e);
+                    if (rc != WS_OK)
+                        goto out;
+                    sm_sleep(sm, now);
+                }
                 memsys_ldst_cycle(t->ms, i, now);
-                progress |= t->sms[i].progressed;
-                busy |= sm_busy(&t->sms[i]) || t->sms[i].wheel_pending;
+                progress |= sm->progressed;
+                busy |= sm_busy(sm) || sm->wheel_pending;
             }
         }
         memsys_cycle_end(t->ms);
@@ -823,8 +832,10 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
                 uint64_t n = next - t->now;
                 if (dl && t->now + n - last_progress > dl)
                     n = last_progress + dl + 1 > t->now ? last_progress + dl + 1 - t->now : 0;
-                for (uint32_t i = 0; i < t->nsms; i++)
+                for (uint32_t i = 0; i < t->nsms; i++) {
+                    sm_catch_up(&t->sms[i], t->now);
                     sm_skip(&t->sms[i], n);
+                }
                 t->now += n;
                 t->cycles += n;
                 sample_timeline(t);
@@ -853,6 +864,8 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
         }
     }
 out:
+    for (uint32_t i = 0; i < t->nsms; i++)
+        sm_catch_up(&t->sms[i], t->now);
     if (par) {
         set_sinks(t, 0);
         flush_sinks(t, k->env->stats);

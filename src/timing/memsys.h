@@ -73,6 +73,8 @@ int memsys_pop_done(struct mem_system *ms, uint32_t sm, uint32_t *token);
  * free the warp, a fence may pass); and whether a slot has stores pending. */
 int memsys_pop_acked(struct mem_system *ms, uint32_t sm, uint32_t *slot);
 int memsys_stores_pending(const struct mem_system *ms, uint32_t sm, uint32_t slot);
+/* 1 while memsys_pop_done or memsys_pop_acked has something for SM sm. */
+int memsys_has_completions(const struct mem_system *ms, uint32_t sm);
 
 /* Instruction fetch of the line holding `addr` for SM sm: returns 1 on an
  * L1I hit; on a miss returns 0 and sets *ready_at to the core cycle the line

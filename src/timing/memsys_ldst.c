@@ -138,7 +138,7 @@ static uint32_t smem_degree(const struct mem_system *ms, const struct mem_inst *
             if (!word_set_add(&ws, w))
                 continue; /* same word: broadcast */
             nw++;
-            uint32_t b = (uint32_t)(w % nb) % 64;
+            uint32_t b = (uint32_t)((nb & (nb - 1)) == 0 ? w & (nb - 1) : w % nb) % 64;
             if (++count[b] > degree)
                 degree = count[b];
         }
@@ -724,6 +724,11 @@ int memsys_pop_done(struct mem_system *ms, uint32_t sm, uint32_t *token)
         return 0;
     *token = ring_pop(d);
     return 1;
+}
+
+int memsys_has_completions(const struct mem_system *ms, uint32_t sm)
+{
+    return !ring_empty(&ms->sm[sm].done) || !ring_empty(&ms->sm[sm].acked);
 }
 
 int memsys_pop_acked(struct mem_system *ms, uint32_t sm, uint32_t *slot)

@@ -151,6 +151,12 @@ int sm_init(struct sm *sm, uint32_t id, const struct gpu_config *cfg, struct mem
                        "(at most %u)",
                        sm->nslots, sm->nunits, per_unit, SCHED_MAX_WARPS);
     sm->warps = xcalloc(sm->nslots, sizeof *sm->warps);
+    sm->slot_unit = xmalloc(sm->nslots);
+    sm->slot_index = xmalloc(sm->nslots);
+    for (uint32_t s = 0; s < sm->nslots; s++) {
+        sm->slot_unit[s] = (uint8_t)(s % sm->nunits);
+        sm->slot_index[s] = (uint8_t)(s / sm->nunits);
+    }
     sm->dirty_words = (sm->nslots + 63) / 64;
     sm->dirty = xcalloc(sm->dirty_words, sizeof *sm->dirty);
     sm->want_fetch = xcalloc(sm->dirty_words, sizeof *sm->want_fetch);
@@ -276,6 +282,8 @@ void sm_fini(struct sm *sm)
     free(sm->ctas);
     free(sm->starting);
     free(sm->warps);
+    free(sm->slot_unit);
+    free(sm->slot_index);
     free(sm->dirty);
     free(sm->want_fetch);
     free(sm->fetch_waiting);
@@ -395,8 +403,8 @@ static void prefetch_step(const struct sm_warp *w, const struct sb_inst_regs *r)
 void sm_warp_refresh(struct sm *sm, uint32_t slot)
 {
     struct sm_warp *w = &sm->warps[slot];
-    struct sm_sched_unit *U = &sm->units[slot % sm->nunits];
-    uint32_t i = slot / sm->nunits;
+    struct sm_sched_unit *U = &sm->units[sm->slot_unit[slot]];
+    uint32_t i = sm->slot_index[slot];
     uint64_t bit = 1ull << i, keep = ~bit;
     struct sched_view *v = &U->view;
     sm->dirty[slot / 64] &= ~(1ull << (slot % 64));
@@ -797,7 +805,7 @@ static void fetch(struct sm *sm, uint64_t now)
             return;
         uint32_t s = (uint32_t)si;
         struct sm_warp *w = &sm->warps[s];
-        from = (s + 1) % sm->nslots;
+        from = s + 1 < sm->nslots ? s + 1 : 0;
         if (w->ib_n >= cap || (w->fetch_wait && now < w->fetch_ready_at)) {
             if (from == sm->fetch_rr)
                 return;
@@ -854,7 +862,7 @@ int sm_cycle(struct sm *sm, uint64_t now, struct err *e)
             sm_warp_refresh(sm, s); /* clears the bit */
         }
     for (uint32_t k = 0; k < sm->nunits; k++) {
-        uint32_t u = (first_unit + k) % sm->nunits;
+        uint32_t u = first_unit + k < sm->nunits ? first_unit + k : first_unit + k - sm->nunits;
         int rc = unit_cycle(sm, u, now, e);
         if (rc != WS_OK)
             return rc;
@@ -864,14 +872,13 @@ int sm_cycle(struct sm *sm, uint64_t now, struct err *e)
     return WS_OK;
 }
 
-uint64_t sm_next_event(const struct sm *sm, uint64_t now, int *idle)
+/* The earliest cycle > now at which sm_cycle can find something to do, from
+ * the SM's own state, after a cycle without progress.  A warp that waits
+ * only for the LD/ST unit gives now + 1, or with ldst_wait set *ldst_wait
+ * and counts for nothing (the caller watches the unit). */
+static uint64_t next_internal(const struct sm *sm, uint64_t now, int *ldst_wait)
 {
     uint64_t next = UINT64_MAX;
-    *idle = 1;
-    if (sm->progressed) {
-        *idle = 0;
-        return now + 1;
-    }
     for (uint32_t u = 0; u < sm->nunits; u++) {
         const struct sm_sched_unit *U = &sm->units[u];
         if (U->can_issue) {
@@ -887,8 +894,11 @@ uint64_t sm_next_event(const struct sm *sm, uint64_t now, int *idle)
                         next = c;
                 }
             }
-            if (U->can_issue & U->unit_mask[SM_UNIT_MEM])
-                return now + 1; /* LD/ST availability depends on the memory system */
+            if (U->can_issue & U->unit_mask[SM_UNIT_MEM]) {
+                if (!ldst_wait)
+                    return now + 1; /* LD/ST availability depends on the memory system */
+                *ldst_wait = 1;
+            }
         }
     }
     for (uint32_t wd = 0; wd < sm->dirty_words; wd++)
@@ -907,6 +917,44 @@ uint64_t sm_next_event(const struct sm *sm, uint64_t now, int *idle)
                 break;
             }
     return next;
+}
+
+uint64_t sm_next_event(const struct sm *sm, uint64_t now, int *idle)
+{
+    *idle = !sm->progressed;
+    return sm->progressed ? now + 1 : next_internal(sm, now, NULL);
+}
+
+void sm_sleep(struct sm *sm, uint64_t now)
+{
+    int ldst_wait = 0;
+    uint64_t next = sm->progressed ? now + 1 : next_internal(sm, now, &ldst_wait);
+    if (next <= now + 1)
+        return;
+    sm->asleep = 1;
+    sm->sleep_ldst = (uint8_t)ldst_wait;
+    sm->sleep_from = now + 1;
+    sm->sleep_until = next;
+}
+
+int sm_awake(struct sm *sm, uint64_t now)
+{
+    if (!sm->asleep)
+        return 1;
+    if (now < sm->sleep_until && !sm->nstarting && !memsys_has_completions(sm->ms, sm->id) &&
+        !(sm->sleep_ldst && memsys_can_issue(sm->ms, sm->id)))
+        return 0;
+    sm_catch_up(sm, now);
+    return 1;
+}
+
+void sm_catch_up(struct sm *sm, uint64_t now)
+{
+    if (!sm->asleep)
+        return;
+    sm->asleep = 0;
+    if (now > sm->sleep_from)
+        sm_skip(sm, now - sm->sleep_from);
 }
 
 void sm_skip(struct sm *sm, uint64_t n)

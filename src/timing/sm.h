@@ -192,6 +192,9 @@ struct sm {
     struct scoreboard sb;
     struct sm_sched_unit *units;
     uint32_t nunits;
+    uint8_t *slot_unit, *slot_index; /* [nslots] slot % nunits, slot / nunits */
+    uint8_t asleep, sleep_ldst;      /* sm_sleep: skipped cycles from sleep_from, */
+    uint64_t sleep_from, sleep_until; /* the next internal event at sleep_until */
     const struct issue_model *issue; /* sm.issue_model */
     struct sm_lwm *lwm;              /* [nslots] large-warp state (issue model lwm), or NULL */
     uint64_t now;                    /* cycle of the current sm_cycle() */
@@ -266,6 +269,20 @@ int sm_cycle(struct sm *sm, uint64_t now, struct err *e);
 uint64_t sm_next_event(const struct sm *sm, uint64_t now, int *idle);
 /* Account `n` skipped cycles to the scheduler breakdown. */
 void sm_skip(struct sm *sm, uint64_t n);
+
+/* An SM asleep (serial engine): after sm_cycle(now) made no progress,
+ * sm_sleep lets the SM skip its cycles until its next internal event
+ * (sm_next_event's) or until something from outside changes what its cycle
+ * would find: a CTA placed on it, a memory completion or store
+ * acknowledgement, or, when a warp waits for the LD/ST unit, the unit
+ * accepting.  Until then each of its cycles would classify its scheduler
+ * units as the cycle before and change nothing else, so the engine does not
+ * run them and sm_catch_up accounts them at once (sm_skip) when the SM
+ * wakes or before anything reads its counters.  sm_awake(now): 1 when
+ * sm_cycle(now) must run (the skipped cycles are then accounted). */
+void sm_sleep(struct sm *sm, uint64_t now);
+int sm_awake(struct sm *sm, uint64_t now);
+void sm_catch_up(struct sm *sm, uint64_t now);
 
 /* 1 while any CTA is resident. */
 int sm_busy(const struct sm *sm);
