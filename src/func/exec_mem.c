@@ -150,6 +150,58 @@ uint8_t *exec_resolve(const struct step *s, uint32_t lane, unsigned space, uint6
     return NULL;
 }
 
+/* The common cases of exec_resolve for a whole warp, n bytes per lane, no
+ * sink: global memory (explicit, or generic outside the shared, local and
+ * param windows) inside the allocation the last look-up found, explicit
+ * shared memory without race checking, and reads of the kernel's
+ * parameters; every lane aligned.  Fills ptr and returns 1 then;
+ * 0 (nothing decided) when any lane needs exec_resolve's full path, which
+ * then runs lane by lane as before, so its look-ups, faults and counters are
+ * unchanged. */
+static int resolve_fast(const struct step *s, uint32_t mask, unsigned space,
+                        const uint64_t addr[32], unsigned n, int kparam, int write,
+                        uint8_t *ptr[32])
+{
+    if (s->c->sink || n == 0)
+        return 0;
+    uint64_t align = (n & (n - 1)) == 0 ? n - 1 : 0;
+    uint8_t *base = NULL;
+    uint64_t size = 0;
+    if (space == PTX_SPACE_PARAM && kparam && !write) {
+        base = s->k->params;
+        size = s->k->param_size;
+    } else if (space == PTX_SPACE_SHARED && !s->c->race) {
+        base = s->c->shared;
+        size = s->c->shared_size;
+    }
+    if (base) {
+        FOR_LANES(l, mask) {
+            uint64_t a = addr[l];
+            if ((a & align) || a > size || n > size - a)
+                return 0;
+            ptr[l] = base + a;
+        }
+        return 1;
+    }
+    if (space != PTX_SPACE_GLOBAL && space != PTX_SPACE_NONE)
+        return 0;
+    const struct dev_mem *m = s->k->env->mem;
+    if (m->last >= m->nregions)
+        return 0;
+    const struct mem_region *r = &m->regions[m->last];
+    FOR_LANES(l, mask) {
+        uint64_t a = addr[l];
+        if ((a & align) || a < r->base || a - r->base > r->size || n > r->size - (a - r->base))
+            return 0;
+        if (space == PTX_SPACE_NONE &&
+            (a - MEM_SHARED_BASE < MEM_WINDOW_SIZE || a - MEM_LOCAL_BASE < MEM_WINDOW_SIZE ||
+             a - MEM_PARAM_BASE < MEM_WINDOW_SIZE))
+            return 0;
+        ptr[l] = r->data + (a - r->base);
+    }
+    return 1;
+}
+
 static inline uint64_t load_le(const uint8_t *p, unsigned n)
 {
     uint64_t v = 0;
@@ -223,6 +275,20 @@ int exec_ld(const struct step *s, uint32_t mask, struct func_trace *t)
         return exec_unsupported(s, "load type");
     addr_compute(s, a, mask, addr, &kparam);
     trace_mem(t, s, esz * nel, 0, 0, addr);
+    uint8_t *ptr[32];
+    if (resolve_fast(s, mask, in->space, addr, esz * nel, kparam, 0, ptr)) {
+        for (unsigned i = 0; i < nel; i++) {
+            uint32_t r = d->kind == PTX_OPND_VEC ? d->vec[i] : d->reg;
+            if ((d->kind != PTX_OPND_VEC && d->kind != PTX_OPND_REG) || r == PTX_NO_INDEX)
+                continue;
+            uint64_t wm = exec_reg_width_mask(s, r), *dst = reg_ptr(s->w, r);
+            FOR_LANES(l, mask) {
+                uint64_t v = load_le(ptr[l] + (size_t)i * esz, esz);
+                dst[l] = (sign ? sext(v, esz) : v) & wm;
+            }
+        }
+        return WS_OK;
+    }
     /* with a sink, the lanes that read device memory are logged (log_load) */
     struct func_sink_load *x = NULL;
     const uint8_t **xp = NULL;
@@ -287,6 +353,19 @@ int exec_st(const struct step *s, uint32_t mask, struct func_trace *t)
         return exec_unsupported(s, "store type");
     addr_compute(s, a, mask, addr, &kparam);
     trace_mem(t, s, esz * nel, 1, 0, addr);
+    uint8_t *ptr[32];
+    if (resolve_fast(s, mask, in->space, addr, esz * nel, kparam, 1, ptr)) {
+        for (unsigned i = 0; i < nel; i++) {
+            if (v->kind == PTX_OPND_VEC) {
+                if (!exec_vec_elem(s, v, i, val))
+                    continue;
+            } else {
+                exec_opnd_read(s, v, val);
+            }
+            FOR_LANES(l, mask) store_le(ptr[l] + (size_t)i * esz, val[l], esz);
+        }
+        return WS_OK;
+    }
     /* check every lane's access before writing anything */
     FOR_LANES(l, mask) {
         if (!exec_resolve(s, l, in->space, addr[l], esz * nel, ACC_WRITE, kparam))

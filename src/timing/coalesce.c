@@ -40,6 +40,25 @@ static int coal_touched(const uint64_t bm[2], uint32_t lo, uint32_t hi)
     return 0;
 }
 
+/* The halving rule on one access: 128 -> 64 -> 32 bytes while only one half
+ * of its byte map is touched. */
+static void coal_halve(struct coal_access *a, const uint64_t bm[2])
+{
+    uint32_t off = 0, bytes = a->bytes;
+    while (bytes > 32) {
+        uint32_t half = bytes / 2;
+        int lo = coal_touched(bm, off, off + half);
+        int hi = coal_touched(bm, off + half, off + bytes);
+        if (lo && hi)
+            break;
+        if (hi)
+            off += half;
+        bytes = half;
+    }
+    a->addr += off;
+    a->bytes = bytes;
+}
+
 uint32_t coalesce_warp(const uint64_t addr[32], uint32_t mask, uint32_t size, int sectored,
                        struct coal_access *out)
 {
@@ -50,7 +69,7 @@ uint32_t coalesce_warp(const uint64_t addr[32], uint32_t mask, uint32_t size, in
      * occ marks the slots in use (slot[] itself is not cleared) */
     uint8_t slot[COAL_SLOTS];
     uint64_t occ[COAL_SLOTS / 64] = {0};
-    uint32_t n = 0;
+    uint32_t n = 0, last = 0; /* last: the access of the previous lane's segment */
     if (size == 0)
         size = 1;
     for (uint32_t l = 0; l < 32; l++) {
@@ -60,41 +79,31 @@ uint32_t coalesce_warp(const uint64_t addr[32], uint32_t mask, uint32_t size, in
         while (a < end) {
             uint64_t base = a & ~(uint64_t)(seg - 1);
             uint64_t stop = base + seg < end ? base + seg : end;
-            uint32_t h = (uint32_t)((base >> 5) * 0x9e3779b97f4a7c15ull >> 57); /* 7 bits */
-            while ((occ[h / 64] >> (h % 64) & 1) && out[slot[h]].addr != base)
-                h = (h + 1) & (COAL_SLOTS - 1);
-            uint32_t k = occ[h / 64] >> (h % 64) & 1 ? slot[h] : n;
-            if (k == n) {
-                if (n == COAL_MAX_ACCESSES)
-                    break; /* cannot happen for size <= 16 */
-                out[n].addr = base;
-                out[n].bytes = seg;
-                out[n].mask = 0;
-                bm[n][0] = bm[n][1] = 0;
-                occ[h / 64] |= 1ull << (h % 64);
-                slot[h] = (uint8_t)n++;
+            uint32_t k = last;
+            if (k >= n || out[k].addr != base) { /* neighbouring lanes share segments */
+                uint32_t h = (uint32_t)((base >> 5) * 0x9e3779b97f4a7c15ull >> 57); /* 7 bits */
+                while ((occ[h / 64] >> (h % 64) & 1) && out[slot[h]].addr != base)
+                    h = (h + 1) & (COAL_SLOTS - 1);
+                k = occ[h / 64] >> (h % 64) & 1 ? slot[h] : n;
+                if (k == n) {
+                    if (n == COAL_MAX_ACCESSES)
+                        break; /* cannot happen for size <= 16 */
+                    out[n].addr = base;
+                    out[n].bytes = seg;
+                    out[n].mask = 0;
+                    bm[n][0] = bm[n][1] = 0;
+                    occ[h / 64] |= 1ull << (h % 64);
+                    slot[h] = (uint8_t)n++;
+                }
             }
+            last = k;
             out[k].mask |= 1u << l;
             coal_mark(bm[k], (uint32_t)(a - base), (uint32_t)(stop - base));
             a = stop;
         }
     }
-    /* halving rule: 128 -> 64 -> 32 when only one half is touched */
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t off = 0, bytes = out[k].bytes;
-        while (bytes > 32) {
-            uint32_t half = bytes / 2;
-            int lo = coal_touched(bm[k], off, off + half);
-            int hi = coal_touched(bm[k], off + half, off + bytes);
-            if (lo && hi)
-                break;
-            if (hi)
-                off += half;
-            bytes = half;
-        }
-        out[k].addr += off;
-        out[k].bytes = bytes;
-    }
+    for (uint32_t k = 0; k < n; k++)
+        coal_halve(&out[k], bm[k]);
     /* ascending address order (insertion sort: n <= 64) */
     for (uint32_t i = 1; i < n; i++) {
         struct coal_access x = out[i];

@@ -177,10 +177,21 @@ void memsys_issue(struct mem_system *ms, const struct mem_inst *mi, uint64_t now
 
     /* resolve every lane to a space and an in-space offset / physical address */
     uint64_t g[32], lo[32], sh[32], cn[32], tx[32];
+    const uint64_t *gl = g, *cl = cn; /* the global and constant lanes' addresses */
     uint32_t mg = 0, ml = 0, msh = 0, mc = 0, mt = 0;
     uint64_t nthreads = (uint64_t)ms->n_sms * c->max_warps_per_sm * 32;
+    uint32_t per_lane = 0; /* lanes resolved one by one, below */
+    if (mi->space == PTX_SPACE_GLOBAL || (mi->space == PTX_SPACE_TEX && !c->tex_enabled)) {
+        gl = mi->addr; /* every lane global, at its own address */
+        mg = mi->mask;
+    } else if (mi->space == PTX_SPACE_CONST) {
+        cl = mi->addr;
+        mc = mi->mask;
+    } else {
+        per_lane = mi->mask;
+    }
     for (uint32_t l = 0; l < 32; l++) {
-        if (!(mi->mask >> l & 1))
+        if (!(per_lane >> l & 1))
             continue;
         uint64_t a = mi->addr[l];
         uint8_t sp = mi->space;
@@ -238,7 +249,7 @@ void memsys_issue(struct mem_system *ms, const struct mem_inst *mi, uint64_t now
             (struct ldst_acc){.addr = 0, .bytes = d, .mask = msh, .space = ACC_SHARED};
     }
     if (mg)
-        add_coalesced(sm, g, mg, size, sect || (!c->l1d_enabled && !mi->is_store), ACC_GLOBAL);
+        add_coalesced(sm, gl, mg, size, sect || (!c->l1d_enabled && !mi->is_store), ACC_GLOBAL);
     if (ml)
         add_coalesced(sm, lo, ml, size, sect, ACC_LOCAL);
     if ((mg | ml) && (sm->fn_kinds & SCHED_EV_BIT(SCHED_EV_MEM_ISSUE))) {
@@ -270,14 +281,22 @@ void memsys_issue(struct mem_system *ms, const struct mem_inst *mi, uint64_t now
         }
     }
     if (mc) {
-        /* one access per distinct constant-cache line */
+        /* one access per distinct constant-cache line (most warps read one) */
+        uint64_t last_line = UINT64_MAX;
+        uint32_t last_k = 0;
         for (uint32_t l = 0; l < 32; l++) {
             if (!(mc >> l & 1))
                 continue;
-            uint64_t line = cn[l] >> ms->l1c_shift << ms->l1c_shift;
+            uint64_t line = cl[l] >> ms->l1c_shift << ms->l1c_shift;
             uint32_t k = 0;
-            while (k < sm->nacc && !(sm->acc[k].space == ACC_CONST && sm->acc[k].addr == line))
-                k++;
+            if (line == last_line && last_k < sm->nacc)
+                k = last_k;
+            else
+                while (k < sm->nacc &&
+                       !(sm->acc[k].space == ACC_CONST && sm->acc[k].addr == line))
+                    k++;
+            last_line = line;
+            last_k = k;
             if (k < sm->nacc) {
                 sm->acc[k].mask |= 1u << l;
             } else if (sm->nacc < MAX_ACCS) {
