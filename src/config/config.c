@@ -130,7 +130,8 @@ static const struct cfg_key cfg_keys[] = {
      "functionally and their cycles estimated from the steady rate (0 = all in detail)", 0,
      0},
     {"skip_idle_cycles", CFG_BOOL, F(skip_idle_cycles), 0, "1", 0, 1, NULL, 1,
-     "1: jump over cycles in which nothing can happen (results are identical either way)", 0, 0},
+     "1: jump over cycles in which nothing can happen, the whole GPU's and each SM's "
+     "(results are identical either way)", 0, 0},
     {"threads", CFG_U32, F(threads), 0, "0", 0, 1024, NULL, 1,
      "host threads that simulate the SMs of the timing model (0 = the process's cores, "
      "switched off for stretches where one thread measures faster); statistics are identical "

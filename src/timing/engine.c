@@ -788,7 +788,8 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
                     rc = sm_cycle(sm, now, e);
                     if (rc != WS_OK)
                         goto out;
-                    sm_sleep(sm, now);
+                    if (t->cfg->skip_idle_cycles)
+                        sm_sleep(sm, now);
                 }
                 memsys_ldst_cycle(t->ms, i, now);
                 progress |= sm->progressed;
