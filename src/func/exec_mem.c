@@ -354,20 +354,9 @@ int exec_st(const struct step *s, uint32_t mask, struct func_trace *t)
     addr_compute(s, a, mask, addr, &kparam);
     trace_mem(t, s, esz * nel, 1, 0, addr);
     uint8_t *ptr[32];
-    if (resolve_fast(s, mask, in->space, addr, esz * nel, kparam, 1, ptr)) {
-        for (unsigned i = 0; i < nel; i++) {
-            if (v->kind == PTX_OPND_VEC) {
-                if (!exec_vec_elem(s, v, i, val))
-                    continue;
-            } else {
-                exec_opnd_read(s, v, val);
-            }
-            FOR_LANES(l, mask) store_le(ptr[l] + (size_t)i * esz, val[l], esz);
-        }
-        return WS_OK;
-    }
-    /* check every lane's access before writing anything */
-    FOR_LANES(l, mask) {
+    int fast = resolve_fast(s, mask, in->space, addr, esz * nel, kparam, 1, ptr);
+    /* else check every lane's access before writing anything */
+    FOR_LANES(l, fast ? 0 : mask) {
         if (!exec_resolve(s, l, in->space, addr[l], esz * nel, ACC_WRITE, kparam))
             return s->e->code;
     }
@@ -379,8 +368,9 @@ int exec_st(const struct step *s, uint32_t mask, struct func_trace *t)
             exec_opnd_read(s, v, val);
         }
         FOR_LANES(l, mask) {
-            uint8_t *p = exec_resolve(s, l, in->space, addr[l] + (uint64_t)i * esz, esz, ACC_WRITE,
-                                 kparam);
+            uint8_t *p = fast ? ptr[l] + (size_t)i * esz
+                              : exec_resolve(s, l, in->space, addr[l] + (uint64_t)i * esz, esz,
+                                             ACC_WRITE, kparam);
             if (!p)
                 return s->e->code;
             if (deferred(s, in->space, addr[l]))
