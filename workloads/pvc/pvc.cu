@@ -15,8 +15,8 @@
 //     offset>; the group step sorts and groups them, and the reduce emits
 //     <URL key, the number of values in the group>: the URL's distinct views.
 //
-// Records, as in Mars: a key is a pvc_key of 16 bytes (a pointer to the log,
-// the entry's offset in it, a hash); a pass-1 value a pvc_entry (size, phase),
+// Records, as in Mars: a key is a mars_str_key of 16 bytes (a pointer to the
+// log, the entry's offset in it, a hash); a pass-1 value a pvc_entry (size, phase),
 // 8 bytes; a pass-2 value an int.  Keys and values live in byte buffers, and
 // an index of int4 records (key offset, key size, value offset, value size)
 // says where each pair is.  Two keys compare by hash first and, when the
@@ -48,6 +48,9 @@
 //               [start, end) in the sorted index;
 //   reduce      pvc_reduce_count, three prefix sums and pvc_reduce: one
 //               thread per distinct key.
+// The scan, sort, scatter and boundary kernels are the Mars runtime's that
+// pvr and iix run too (../wl_mars_group.cuh; the hash, the key comparison and
+// the byte copy in ../wl_mars.cuh), named here with the pvc_ prefix.
 // Where we depart from Mars: the per-task emit cursors and the barrier in
 // Mars's emit are gone (a PVC task emits exactly one pair, so it writes at
 // its prefix-sum offsets and one index record); the sort works in place in
@@ -58,54 +61,18 @@
 // reduce (Mars's sample stops pass 2 after grouping and takes each URL's
 // group size on the host).
 
-#define PVC_BLOCK 256 // map, reduce and sort blocks
-#define PVC_SCAN 512  // elements per scan block (two per thread)
+#include "../wl_mars.cuh"
 
-struct pvc_key {
-    char *log; // the web log (Mars's file_buf)
-    int off;   // this entry's offset in it
-    int hash;  // of the whole entry (pass 1) or of its URL (pass 2)
-};
+#define MARS_NAME(n) pvc_##n
+#define MARS_KEY_COMPARE mars_str_compare
+
+// A key is a mars_str_key: the web log (Mars's file_buf), the entry's offset
+// in it, and the hash of the whole entry (pass 1) or of its URL (pass 2).
 
 struct pvc_entry {
     int size;  // bytes of the entry, with its NUL
     int phase; // 0: a log entry; 1: a distinct entry, input of pass 2
 };
-
-// Mars's hash: start from the length, then shift in each byte.
-__device__ int pvc_hash(const char *s, int len)
-{
-    int h = len;
-    for (int i = 0; i < len; i++)
-        h = (h << 4) ^ (h >> 28) ^ s[i];
-    return h;
-}
-
-// -1, 0 or 1 as key a orders before, with or after key b.  Padding records
-// (key offset -1) come first.
-__device__ int pvc_compare(const char *keys, int4 a, int4 b)
-{
-    if (a.x == -1 || b.x == -1)
-        return a.x == b.x ? 0 : a.x == -1 ? -1 : 1;
-    const pvc_key *ka = (const pvc_key *)(keys + a.x);
-    const pvc_key *kb = (const pvc_key *)(keys + b.x);
-    int ha = ka->hash, hb = kb->hash;
-    if (ha != hb)
-        return ha > hb ? 1 : -1;
-    const char *sa = ka->log + ka->off;
-    const char *sb = kb->log + kb->off;
-    while (*sa == *sb && *sa != 0) {
-        sa++;
-        sb++;
-    }
-    return *sa > *sb ? 1 : *sa < *sb ? -1 : 0;
-}
-
-__device__ void pvc_copy(char *dst, const char *src, int n)
-{
-    for (int i = 0; i < n; i++)
-        dst[i] = src[i];
-}
 
 // ---- map ----
 
@@ -117,7 +84,7 @@ extern "C" __global__ void pvc_map_count(const char *in_vals, const int4 *in_idx
         return;
     int4 r = in_idx[t];
     const pvc_entry *v = (const pvc_entry *)(in_vals + r.z);
-    key_bytes[t] += (int)sizeof(pvc_key);
+    key_bytes[t] += (int)sizeof(mars_str_key);
     val_bytes[t] += v->phase == 0 ? (int)sizeof(pvc_entry) : (int)sizeof(int);
     count[t] += 1;
 }
@@ -126,19 +93,19 @@ extern "C" __global__ void pvc_map(char *in_keys, char *in_vals, const int4 *in_
                                    const int *ps_key, const int *ps_val, const int *ps_count,
                                    char *keys, char *vals, int4 *idx)
 {
-    __shared__ int out_val[PVC_BLOCK]; // a pass-2 value is built here (Mars's output buffer)
+    __shared__ int out_val[MARS_BLOCK]; // a pass-2 value is built here (Mars's output buffer)
     int t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= n)
         return;
     int4 r = in_idx[t];
-    pvc_key *key = (pvc_key *)(in_keys + r.x);
+    mars_str_key *key = (mars_str_key *)(in_keys + r.x);
     pvc_entry *val = (pvc_entry *)(in_vals + r.z);
-    char *e = key->log + key->off;
+    char *e = key->buf + key->off;
     const char *vsrc;
     int vsize;
     if (val->phase == 0) {
         // pass 1: the whole entry is the key
-        key->hash = pvc_hash(e, val->size);
+        key->hash = mars_hash(e, val->size);
         vsrc = (const char *)val;
         vsize = (int)sizeof(pvc_entry);
     } else {
@@ -154,137 +121,17 @@ extern "C" __global__ void pvc_map(char *in_keys, char *in_vals, const int4 *in_
             p++;
         *p = 0;
         out_val[threadIdx.x] = key->off + url_len; // the IP's offset
-        key->hash = pvc_hash(e, url_len);
+        key->hash = mars_hash(e, url_len);
         vsrc = (const char *)&out_val[threadIdx.x];
         vsize = (int)sizeof(int);
     }
     int ko = ps_key[t], vo = ps_val[t];
-    pvc_copy(keys + ko, (const char *)key, (int)sizeof(pvc_key));
-    pvc_copy(vals + vo, vsrc, vsize);
-    idx[ps_count[t]] = make_int4(ko, (int)sizeof(pvc_key), vo, vsize);
+    mars_copy(keys + ko, (const char *)key, (int)sizeof(mars_str_key));
+    mars_copy(vals + vo, vsrc, vsize);
+    idx[ps_count[t]] = make_int4(ko, (int)sizeof(mars_str_key), vo, vsize);
 }
 
-// ---- prefix sum ----
-
-// Exclusive scan of in[0 .. n) into out, 512 elements per block; the block's
-// total goes to sums[blockIdx.x].
-extern "C" __global__ void pvc_scan(const int *in, int *out, int n, int *sums)
-{
-    __shared__ int s[PVC_SCAN];
-    int t = threadIdx.x, base = blockIdx.x * PVC_SCAN;
-    s[t] = base + t < n ? in[base + t] : 0;
-    s[t + PVC_SCAN / 2] = base + t + PVC_SCAN / 2 < n ? in[base + t + PVC_SCAN / 2] : 0;
-    int stride = 1;
-    for (int active = PVC_SCAN / 2; active > 0; active >>= 1) { // up-sweep
-        __syncthreads();
-        if (t < active) {
-            int hi = stride * (2 * t + 2) - 1;
-            s[hi] += s[hi - stride];
-        }
-        stride <<= 1;
-    }
-    if (t == 0) {
-        sums[blockIdx.x] = s[PVC_SCAN - 1];
-        s[PVC_SCAN - 1] = 0;
-    }
-    for (int active = 1; active < PVC_SCAN; active <<= 1) { // down-sweep
-        stride >>= 1;
-        __syncthreads();
-        if (t < active) {
-            int hi = stride * (2 * t + 2) - 1;
-            int lo = s[hi - stride];
-            s[hi - stride] = s[hi];
-            s[hi] += lo;
-        }
-    }
-    __syncthreads();
-    if (base + t < n)
-        out[base + t] = s[t];
-    if (base + t + PVC_SCAN / 2 < n)
-        out[base + t + PVC_SCAN / 2] = s[t + PVC_SCAN / 2];
-}
-
-// Add each block's scanned total to its elements.
-extern "C" __global__ void pvc_scan_add(int *out, int n, const int *sums)
-{
-    int base = blockIdx.x * PVC_SCAN, t = threadIdx.x;
-    int add = sums[blockIdx.x];
-    if (base + t < n)
-        out[base + t] += add;
-    if (base + t + PVC_SCAN / 2 < n)
-        out[base + t + PVC_SCAN / 2] += add;
-}
-
-// ---- sort ----
-
-// One bitonic step (stage k, stride j) over the whole padded index.
-extern "C" __global__ void pvc_sort_step(int4 *rec, const char *keys, int k, int j)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    int p = i ^ j;
-    if (p > i) {
-        int4 a = rec[i], b = rec[p];
-        int c = pvc_compare(keys, a, b);
-        if ((i & k) == 0 ? c > 0 : c < 0) {
-            rec[i] = b;
-            rec[p] = a;
-        }
-    }
-}
-
-// ---- scatter in sorted order ----
-
-// field 0: the keys, 1: the values
-extern "C" __global__ void pvc_chunk_sizes(const int4 *rec, int n, int field, int *sizes)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) {
-        int4 r = rec[i];
-        sizes[i] = field == 0 ? r.y : r.w;
-    }
-}
-
-extern "C" __global__ void pvc_copy_chunks(int4 *rec, int n, int field, const char *src,
-                                           const int *sums, char *dst)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) {
-        int4 r = rec[i];
-        int to = sums[i];
-        if (field == 0) {
-            pvc_copy(dst + to, src + r.x, r.y);
-            r.x = to;
-        } else {
-            pvc_copy(dst + to, src + r.z, r.w);
-            r.z = to;
-        }
-        rec[i] = r;
-    }
-}
-
-// ---- group boundaries ----
-
-extern "C" __global__ void pvc_boundary(const int4 *rec, const char *keys, int n, int *flags)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        flags[i] = i == 0 || pvc_compare(keys, rec[i], rec[i - 1]) != 0;
-}
-
-extern "C" __global__ void pvc_write_boundary(const int *flags, const int *sums, int n,
-                                              int *bound)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n && flags[i])
-        bound[sums[i]] = i;
-}
-
-extern "C" __global__ void pvc_ranges(const int *bound, int ngroups, int n, int2 *ranges)
-{
-    int g = blockIdx.x * blockDim.x + threadIdx.x;
-    if (g < ngroups)
-        ranges[g] = make_int2(bound[g], g + 1 < ngroups ? bound[g + 1] : n);
-}
+#include "../wl_mars_group.cuh"
 
 // ---- reduce ----
 
@@ -310,7 +157,7 @@ extern "C" __global__ void pvc_reduce(const char *keys, char *vals, const int4 *
                                       const int *ps_count, char *out_keys, char *out_vals,
                                       int4 *out_idx)
 {
-    __shared__ int out_val[PVC_BLOCK];
+    __shared__ int out_val[MARS_BLOCK];
     int g = blockIdx.x * blockDim.x + threadIdx.x;
     if (g >= ngroups)
         return;
@@ -332,7 +179,7 @@ extern "C" __global__ void pvc_reduce(const char *keys, char *vals, const int4 *
         vsize = (int)sizeof(int);
     }
     int ko = ps_key[g], vo = ps_val[g];
-    pvc_copy(out_keys + ko, key, first.y);
-    pvc_copy(out_vals + vo, vsrc, vsize);
+    mars_copy(out_keys + ko, key, first.y);
+    mars_copy(out_vals + vo, vsrc, vsize);
     out_idx[ps_count[g]] = make_int4(ko, first.y, vo, vsize);
 }
