@@ -3,6 +3,7 @@
  * runtime reads: each prefix sum's total, to size buffers and count groups. */
 #include "wl_mars.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -41,6 +42,54 @@ int mars_read(struct mars_dev *d, ws_devptr src, size_t bytes, uint8_t **out)
 {
     *out = xmalloc(bytes ? bytes : 1);
     MARS_API(d, ws_memcpy_dtoh(d->gpu, *out, src, bytes));
+    return WS_OK;
+}
+
+int mars_read_set(struct mars_dev *d, const struct mars_set *s, struct mars_host *h)
+{
+    *h = (struct mars_host){0};
+    MARS_CHECK(mars_read(d, s->idx, (size_t)s->n * 16, &h->idx));
+    MARS_CHECK(mars_read(d, s->keys, s->key_bytes, &h->keys));
+    MARS_CHECK(mars_read(d, s->vals, s->val_bytes, &h->vals));
+    return WS_OK;
+}
+
+int mars_read_groups(struct mars_dev *d, const struct mars_groups *g, struct mars_host *h)
+{
+    MARS_CHECK(mars_read_set(d, &g->set, h));
+    MARS_CHECK(mars_read(d, g->ranges, (size_t)g->ngroups * 8, &h->ranges));
+    return WS_OK;
+}
+
+void mars_host_free(struct mars_host *h)
+{
+    free(h->ranges);
+    free(h->vals);
+    free(h->keys);
+    free(h->idx);
+}
+
+int mars_fail(struct mars_dev *d, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->detail, d->detail_len, fmt, ap);
+    va_end(ap);
+    return WS_ERR_VERIFY;
+}
+
+int mars_record(struct mars_dev *d, const struct mars_set *s, const struct mars_host *h,
+                uint32_t i, uint32_t key_size, uint32_t val_size, const uint8_t **key,
+                const uint8_t **val)
+{
+    const uint8_t *r = h->idx + (size_t)i * 16;
+    int32_t ko = mars_i32(r), ks = mars_i32(r + 4), vo = mars_i32(r + 8), vs = mars_i32(r + 12);
+    if (ko < 0 || ks != (int32_t)key_size || (uint32_t)ko + key_size > s->key_bytes || vo < 0 ||
+        vs != (int32_t)val_size || (uint32_t)vo + val_size > s->val_bytes)
+        return mars_fail(d, "%s: output record %u: bad index (key %d+%d, value %d+%d)",
+                         d->prefix, i, ko, ks, vo, vs);
+    *key = h->keys + ko;
+    *val = h->vals + vo;
     return WS_OK;
 }
 
@@ -93,6 +142,57 @@ int mars_emit_buffers(struct mars_dev *d, const ws_devptr sz[3], const ws_devptr
         MARS_CHECK(mars_alloc(d, bytes[k], &out[k]));
         MARS_API(d, ws_memset(d->gpu, out[k], fill, bytes[k]));
     }
+    return WS_OK;
+}
+
+int mars_input(struct mars_dev *d, const void *keys, const void *vals, uint32_t n,
+               uint32_t key_size, uint32_t val_size, struct mars_set *in)
+{
+    *in = (struct mars_set){.n = n, .key_bytes = n * key_size, .val_bytes = n * val_size};
+    MARS_CHECK(mars_alloc(d, in->key_bytes, &in->keys));
+    MARS_CHECK(mars_alloc(d, in->val_bytes, &in->vals));
+    MARS_CHECK(mars_alloc(d, (size_t)n * 16, &in->idx));
+    int32_t *idx = xmalloc((size_t)n * 16 + 1);
+    for (uint32_t i = 0; i < n; i++) {
+        idx[4 * i] = (int32_t)(i * key_size);
+        idx[4 * i + 1] = (int32_t)key_size;
+        idx[4 * i + 2] = (int32_t)(i * val_size);
+        idx[4 * i + 3] = (int32_t)val_size;
+    }
+    int rc = ws_memcpy_htod(d->gpu, in->keys, keys, in->key_bytes);
+    if (rc == WS_OK)
+        rc = ws_memcpy_htod(d->gpu, in->vals, vals, in->val_bytes);
+    if (rc == WS_OK)
+        rc = ws_memcpy_htod(d->gpu, in->idx, idx, (size_t)n * 16);
+    free(idx);
+    if (rc != WS_OK)
+        snprintf(d->detail, d->detail_len, "%s", ws_last_error(d->gpu));
+    return rc;
+}
+
+int mars_map(struct mars_dev *d, const struct mars_set *in, void **extra, unsigned nextra,
+             struct mars_set *out)
+{
+    ws_devptr in_keys = in->keys, in_vals = in->vals, in_idx = in->idx;
+    uint32_t n = in->n, tasks = mars_ceil(n, MARS_BLOCK) * MARS_BLOCK;
+    int32_t n_arg = (int32_t)n;
+    ws_devptr sz[3], ps[3], o[3];
+    uint32_t tot[3];
+    if (nextra > MARS_MAP_EXTRA) {
+        snprintf(d->detail, d->detail_len, "%s: %u extra map arguments", d->prefix, nextra);
+        return WS_ERR_INVALID;
+    }
+    MARS_CHECK(mars_count_buffers(d, (size_t)tasks * 4, sz, ps));
+    void *mc[] = {&in_keys, &in_vals, &in_idx, &n_arg, &sz[0], &sz[1], &sz[2]};
+    MARS_CHECK(mars_launch(d, "map_count", tasks / MARS_BLOCK, MARS_BLOCK, mc));
+    MARS_CHECK(mars_emit_buffers(d, sz, ps, tasks, 0, o, tot));
+    void *mp[10 + MARS_MAP_EXTRA] = {&in_keys, &in_vals, &in_idx, &n_arg, &ps[0],
+                                     &ps[1],   &ps[2],   &o[0],   &o[1],  &o[2]};
+    for (unsigned k = 0; k < nextra; k++)
+        mp[10 + k] = extra[k];
+    MARS_CHECK(mars_launch(d, "map", tasks / MARS_BLOCK, MARS_BLOCK, mp));
+    *out = (struct mars_set){.keys = o[0], .vals = o[1], .idx = o[2], .n = tot[2],
+                             .key_bytes = tot[0], .val_bytes = tot[1]};
     return WS_OK;
 }
 

@@ -74,6 +74,22 @@ int mars_count_buffers(struct mars_dev *d, size_t bytes, ws_devptr sz[3], ws_dev
  * is 16 bytes), filled with `fill`; total[] gets the three totals. */
 int mars_emit_buffers(struct mars_dev *d, const ws_devptr sz[3], const ws_devptr ps[3],
                       uint32_t tasks, int fill, ws_devptr out[3], uint32_t total[3]);
+/* Mars's input records: n keys of key_size bytes (host keys[]) and n values
+ * of val_size bytes (vals[]), copied to new device buffers with their int4
+ * index (key offset, key size, value offset, value size); *in gets them. */
+int mars_input(struct mars_dev *d, const void *keys, const void *vals, uint32_t n,
+               uint32_t key_size, uint32_t val_size, struct mars_set *in);
+/* Mars's map stage over the input records `in`, its kernels with Mars's
+ * uniform signatures:
+ *   <prefix>_map_count(in_keys, in_vals, in_idx, n, key_bytes, val_bytes, count)
+ *   <prefix>_map(in_keys, in_vals, in_idx, n, ps_key, ps_val, ps_count,
+ *                keys, vals, idx, extra[0], ..., extra[nextra - 1])
+ * one record per thread in MARS_BLOCK-thread blocks: the per-task counts,
+ * their prefix sums, the output buffers (zeroed) and the map; *out gets the
+ * intermediate records. */
+#define MARS_MAP_EXTRA 4u /* extra map arguments at most */
+int mars_map(struct mars_dev *d, const struct mars_set *in, void **extra, unsigned nextra,
+             struct mars_set *out);
 /* Mars's group stage on the map's output: sort the index (padded to a power
  * of two with records whose key offset is -1, which sort first), scatter the
  * values then the keys in sorted order, find the groups of equal keys. */
@@ -84,6 +100,29 @@ void mars_free(struct mars_dev *d);
 /* Copy a device buffer of `bytes` to a new host buffer (*out, xmalloc'd even
  * when bytes is 0); on failure detail gets the error. */
 int mars_read(struct mars_dev *d, ws_devptr src, size_t bytes, uint8_t **out);
+
+/* ---- checking the output on the host ---- */
+
+/* a set (and its groups' ranges) read back */
+struct mars_host {
+    uint8_t *idx, *keys, *vals, *ranges;
+};
+
+/* Read s's index, keys and values into h (h->ranges NULL). */
+int mars_read_set(struct mars_dev *d, const struct mars_set *s, struct mars_host *h);
+/* The same for g's set, and its ranges. */
+int mars_read_groups(struct mars_dev *d, const struct mars_groups *g, struct mars_host *h);
+void mars_host_free(struct mars_host *h);
+
+/* Record i of s (read back into h): its index must name a key of key_size
+ * and a value of val_size bytes inside the buffers; *key and *val point to
+ * them.  Otherwise detail says so and WS_ERR_VERIFY returns. */
+int mars_record(struct mars_dev *d, const struct mars_set *s, const struct mars_host *h,
+                uint32_t i, uint32_t key_size, uint32_t val_size, const uint8_t **key,
+                const uint8_t **val);
+
+/* detail gets the message; returns WS_ERR_VERIFY */
+int mars_fail(struct mars_dev *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static inline int32_t mars_i32(const uint8_t *p)
 {

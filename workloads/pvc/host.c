@@ -33,23 +33,9 @@ static const struct pvc_size pvc_sizes[] = {
 static int pvc_pass(struct mars_dev *d, const struct mars_set *in, int32_t pass,
                     struct mars_set *out)
 {
-    ws_devptr in_keys = in->keys, in_vals = in->vals, in_idx = in->idx;
-    uint32_t n = in->n, tasks = mars_ceil(n, MARS_BLOCK) * MARS_BLOCK;
-    size_t tb = (size_t)tasks * 4;
-    int32_t n_arg = (int32_t)n;
-
     /* map: count, prefix sums, emit */
-    ws_devptr sz[3], ps[3], o1[3];
-    MARS_CHECK(mars_count_buffers(d, tb, sz, ps));
-    void *mc[] = {&in_vals, &in_idx, &n_arg, &sz[0], &sz[1], &sz[2]};
-    MARS_CHECK(mars_launch(d, "map_count", tasks / MARS_BLOCK, MARS_BLOCK, mc));
-    uint32_t t1[3];
-    MARS_CHECK(mars_emit_buffers(d, sz, ps, tasks, 0, o1, t1));
-    struct mars_set inter = {.keys = o1[0], .vals = o1[1], .idx = o1[2], .n = t1[2],
-                             .key_bytes = t1[0], .val_bytes = t1[1]};
-    void *mp[] = {&in_keys, &in_vals, &in_idx, &n_arg,     &ps[0],
-                  &ps[1],   &ps[2],   &o1[0],  &o1[1], &o1[2]};
-    MARS_CHECK(mars_launch(d, "map", tasks / MARS_BLOCK, MARS_BLOCK, mp));
+    struct mars_set inter;
+    MARS_CHECK(mars_map(d, in, NULL, 0, &inter));
 
     /* group: sort, scatter, boundaries */
     struct mars_groups grp;
@@ -79,37 +65,26 @@ static int pvc_pass(struct mars_dev *d, const struct mars_set *in, int32_t pass,
 static int pvc_check(struct mars_dev *d, const struct weblog *log, const struct mars_set *res,
                      const struct weblog_view *want, uint32_t nwant)
 {
-    uint8_t *keys = NULL, *vals = NULL, *idx = NULL;
+    struct mars_host h;
     struct weblog_view *got = xmalloc(((size_t)res->n + 1) * sizeof *got);
-    int rc;
-    if ((rc = mars_read(d, res->keys, res->key_bytes, &keys)) != WS_OK ||
-        (rc = mars_read(d, res->vals, res->val_bytes, &vals)) != WS_OK ||
-        (rc = mars_read(d, res->idx, (size_t)res->n * 16, &idx)) != WS_OK)
+    int rc = mars_read_set(d, res, &h);
+    if (rc != WS_OK)
         goto out;
-    rc = WS_ERR_VERIFY;
     if (res->n != nwant) {
-        snprintf(d->detail, d->detail_len, "pvc: expected %u distinct URLs, got %u groups",
-                 nwant, res->n);
+        rc = mars_fail(d, "pvc: expected %u distinct URLs, got %u groups", nwant, res->n);
         goto out;
     }
     for (uint32_t i = 0; i < res->n; i++) {
-        const uint8_t *r = idx + (size_t)i * 16;
-        int32_t ko = mars_i32(r), ks = mars_i32(r + 4), vo = mars_i32(r + 8),
-                vs = mars_i32(r + 12);
-        if (ko < 0 || ks != (int32_t)PVC_KEY || (uint32_t)ko + PVC_KEY > res->key_bytes ||
-            vo < 0 || vs != 4 || (uint32_t)vo + 4 > res->val_bytes) {
-            snprintf(d->detail, d->detail_len,
-                     "pvc: output record %u: bad index (key %d+%d, value %d+%d)", i, ko, ks, vo,
-                     vs);
+        const uint8_t *key, *val;
+        if ((rc = mars_record(d, res, &h, i, PVC_KEY, 4, &key, &val)) != WS_OK)
             goto out;
-        }
-        int32_t off = mars_i32(keys + ko + 8);
+        int32_t off = mars_i32(key + 8);
         if (off < 0 || (size_t)off >= log->bytes) {
-            snprintf(d->detail, d->detail_len, "pvc: output record %u: entry offset %d", i, off);
+            rc = mars_fail(d, "pvc: output record %u: entry offset %d", i, off);
             goto out;
         }
         got[i].url = log->text + off;
-        got[i].count = (uint32_t)mars_i32(vals + vo);
+        got[i].count = (uint32_t)mars_i32(val);
     }
     qsort(got, res->n, sizeof *got, weblog_view_cmp);
     for (uint32_t i = 0; i < res->n; i++) {
@@ -117,18 +92,14 @@ static int pvc_check(struct mars_dev *d, const struct weblog *log, const struct 
         if (c != 0 || want[i].count != got[i].count) {
             const struct weblog_view *w = &want[i], *g = &got[i];
             int wl = (int)(strchr(w->url, '\t') - w->url), gl = (int)strcspn(g->url, "\t");
-            snprintf(d->detail, d->detail_len,
-                     "pvc: URL %u in order: expected %.*s with %u views, got %.*s with %u", i,
-                     wl, w->url, w->count, gl, g->url, g->count);
+            rc = mars_fail(d, "pvc: URL %u in order: expected %.*s with %u views, got %.*s with %u",
+                           i, wl, w->url, w->count, gl, g->url, g->count);
             goto out;
         }
     }
-    rc = WS_OK;
 out:
     free(got);
-    free(idx);
-    free(vals);
-    free(keys);
+    mars_host_free(&h);
     return rc;
 }
 
@@ -148,34 +119,23 @@ static int pvc_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *d
     struct mars_dev *d = &dev;
     uint32_t n = log.n;
     uint8_t *hkeys = xcalloc(n, PVC_KEY), *hvals = xcalloc(n, PVC_ENTRY);
-    int32_t *hidx = xmalloc((size_t)n * 16);
-    struct mars_set in = {.n = n, .key_bytes = n * PVC_KEY, .val_bytes = n * PVC_ENTRY};
-    struct mars_set distinct, views;
+    struct mars_set in, distinct, views;
     ws_devptr d_log;
     int rc = mars_alloc(d, log.bytes, &d_log);
     if (rc != WS_OK)
         goto out;
+    WL_TRY_OUT(ws_memcpy_htod(gpu, d_log, log.text, log.bytes));
     /* Mars's input records: key (log pointer, offset, hash), value (size,
-     * phase 0), index (key offset, key size, value offset, value size) */
+     * phase 0) */
     for (uint32_t i = 0; i < n; i++) {
         uint64_t p = d_log;
         int32_t off = (int32_t)log.off[i], size = (int32_t)log.size[i];
         memcpy(hkeys + (size_t)i * PVC_KEY, &p, 8);
         memcpy(hkeys + (size_t)i * PVC_KEY + 8, &off, 4);
         memcpy(hvals + (size_t)i * PVC_ENTRY, &size, 4);
-        hidx[4 * i] = (int32_t)(i * PVC_KEY);
-        hidx[4 * i + 1] = (int32_t)PVC_KEY;
-        hidx[4 * i + 2] = (int32_t)(i * PVC_ENTRY);
-        hidx[4 * i + 3] = (int32_t)PVC_ENTRY;
     }
-    if ((rc = mars_alloc(d, in.key_bytes, &in.keys)) != WS_OK ||
-        (rc = mars_alloc(d, in.val_bytes, &in.vals)) != WS_OK ||
-        (rc = mars_alloc(d, (size_t)n * 16, &in.idx)) != WS_OK)
+    if ((rc = mars_input(d, hkeys, hvals, n, PVC_KEY, PVC_ENTRY, &in)) != WS_OK)
         goto out;
-    WL_TRY_OUT(ws_memcpy_htod(gpu, d_log, log.text, log.bytes));
-    WL_TRY_OUT(ws_memcpy_htod(gpu, in.keys, hkeys, in.key_bytes));
-    WL_TRY_OUT(ws_memcpy_htod(gpu, in.vals, hvals, in.val_bytes));
-    WL_TRY_OUT(ws_memcpy_htod(gpu, in.idx, hidx, (size_t)n * 16));
 
     if ((rc = pvc_pass(d, &in, 0, &distinct)) != WS_OK)
         goto out;
@@ -199,7 +159,6 @@ static int pvc_run(ws_gpu *gpu, ws_module *mod, const struct wl_args *a, char *d
              n, log.bytes, ndistinct, nwant, want[top].count);
 out:
     mars_free(d);
-    free(hidx);
     free(hvals);
     free(hkeys);
     free(want);

@@ -76,8 +76,9 @@ struct pvc_entry {
 
 // ---- map ----
 
-extern "C" __global__ void pvc_map_count(const char *in_vals, const int4 *in_idx, int n,
-                                         int *key_bytes, int *val_bytes, int *count)
+extern "C" __global__ void pvc_map_count(const char *in_keys, const char *in_vals,
+                                         const int4 *in_idx, int n, int *key_bytes,
+                                         int *val_bytes, int *count)
 {
     int t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= n)
