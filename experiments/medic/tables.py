@@ -17,7 +17,8 @@ TABLE2 = {"nn": ("NN", [19, 79, 1, 0.9, 0.1]), "cons": ("CONS", [9, 1, 82, 1, 7]
           "hotspot": ("HS", [1, 29, 69, 0.5, 0.5]), "streamcluster": ("SC", [6, 0.2, 0.5, 0.3, 93]),
           "bfs": ("BFS", [40, 1, 20, 13, 26]), "mst": ("MST", [53, 12, 18, 2, 15]),
           "sp": ("SP", [41, 1, 20, 14, 24]), "bh": ("BH", [84, 0, 0, 1, 15]),
-          "ss": ("SS", [67, 1, 11, 1, 20]), "pvc": ("PVC", [4, 1, 42, 20, 33])}
+          "ss": ("SS", [67, 1, 11, 1, 20]), "pvc": ("PVC", [4, 1, 42, 20, 33]),
+          "pvr": ("PVR", [18, 3, 28, 4, 47]), "iix": ("IIX", [71, 5, 8, 1, 15])}
 # HPCA 2016 Section 6.1 (harmonic mean of IPC speedup over the baseline); the
 # comparison points only as MeDiC's or WIP's lead over them: EAF = WIP / 1.122,
 # PCAL = MeDiC / 1.218, Rand = MeDiC / 1.068, PC-Byp = MeDiC / 1.124
