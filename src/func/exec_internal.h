@@ -85,7 +85,7 @@ static inline uint64_t *reg_ptr(struct func_warp *w, uint32_t r)
     return w->cur_regs + (size_t)w->cur_slot[r] * FUNC_WARP_SIZE;
 }
 
-/* Function fi's register -> storage slot map, and its number of slots. */
+/* Function fi's register -> storage slot map (an->func_slots[fi] slots). */
 static inline const uint32_t *func_slot_map(const struct analysis *an, uint32_t fi)
 {
     return an->reg_slot + an->func_reg_first[fi];

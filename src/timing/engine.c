@@ -412,6 +412,13 @@ static void flush_sinks(struct timing *t, struct func_stats *st)
             func_sink_flush(&t->par_sms[i].sink, st);
 }
 
+/* Account the cycles the sleeping SMs skipped up to `now` (sm_catch_up). */
+static void wake_all(struct timing *t, uint64_t now)
+{
+    for (uint32_t i = 0; i < t->nsms; i++)
+        sm_catch_up(&t->sms[i], now);
+}
+
 static void sample_timeline(struct timing *t)
 {
     uint64_t iv = t->cfg->timeline_interval;
@@ -419,8 +426,7 @@ static void sample_timeline(struct timing *t)
         return;
     if (t->fstats) /* gpu_sim_insn is a column */
         flush_sinks(t, t->fstats);
-    for (uint32_t i = 0; i < t->nsms; i++) /* their counters are columns */
-        sm_catch_up(&t->sms[i], t->now);
+    wake_all(t, t->now); /* their counters are columns */
     phase_census_take(&t->census, t->sms, t->nsms);
     while (t->cycles >= t->next_sample) {
         stats_timeline_sample(t->st, t->next_sample);
@@ -769,8 +775,7 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
         uint64_t mem_now = memsys_cycle_begin(t->ms, now);
         ws_assert(mem_now == now); /* each cycle is stepped once */
         if (par_cycle) {
-            for (uint32_t i = 0; i < t->nsms; i++) /* an adaptive run's serial cycles */
-                sm_catch_up(&t->sms[i], now);
+            wake_all(t, now); /* after an adaptive run's serial cycles */
             t->par_now = now;
             t->par_gen++;
             if (memsys_pool_tight(t->ms)) /* the LD/ST units share one free list */
@@ -833,10 +838,9 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
                 uint64_t n = next - t->now;
                 if (dl && t->now + n - last_progress > dl)
                     n = last_progress + dl + 1 > t->now ? last_progress + dl + 1 - t->now : 0;
-                for (uint32_t i = 0; i < t->nsms; i++) {
-                    sm_catch_up(&t->sms[i], t->now);
+                wake_all(t, t->now);
+                for (uint32_t i = 0; i < t->nsms; i++)
                     sm_skip(&t->sms[i], n);
-                }
                 t->now += n;
                 t->cycles += n;
                 sample_timeline(t);
@@ -865,8 +869,7 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
         }
     }
 out:
-    for (uint32_t i = 0; i < t->nsms; i++)
-        sm_catch_up(&t->sms[i], t->now);
+    wake_all(t, t->now);
     if (par) {
         set_sinks(t, 0);
         flush_sinks(t, k->env->stats);
