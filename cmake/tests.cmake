@@ -71,7 +71,8 @@ add_test(NAME cli/hostile COMMAND ${PROJECT_SOURCE_DIR}/tests/cli/hostile.sh $<T
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 
 # the parallel engine: identical statistics at 1, 2 and 3 host threads (docs/parallel.md),
-# one test per workload and configuration
+# one test per workload and configuration; the sanitizer builds run 1 and 3 threads
+# only (tests/parallel/threads.sh)
 foreach(point "gtx480 gto" "daws ccws" "medic gto")
   string(REPLACE " " ";" args "${point}")
   string(REPLACE " " "-" pname "${point}")
@@ -80,6 +81,9 @@ foreach(point "gtx480 gto" "daws ccws" "medic gto")
              COMMAND ${PROJECT_SOURCE_DIR}/tests/parallel/threads.sh $<TARGET_FILE:warpsim>
                      ${args} ${name}
              WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+    if(WS_SANITIZE)
+      set_tests_properties(parallel/threads/${pname}/${name} PROPERTIES ENVIRONMENT "WS_THREAD_COUNTS=3")
+    endif()
   endforeach()
 endforeach()
 
