@@ -541,6 +541,38 @@ static int timing_ensure(ws_gpu *gpu)
     return WS_OK;
 }
 
+/* The observer of the work that sampled simulation runs functionally from
+ * CTA `first` on: functional warming of the caches (sample.warm,
+ * timing_warm), then the gpu's own observer. */
+struct warm_ctx {
+    ws_gpu *gpu;
+    uint64_t first;
+};
+
+static void warm_trace(void *ctx, const struct func_kernel *k, const struct func_cta *c,
+                       const struct func_warp *w, const struct func_trace *t)
+{
+    const struct warm_ctx *x = ctx;
+    timing_warm(x->gpu->timing, c->linear - x->first, t);
+    if (x->gpu->trace_fn)
+        x->gpu->trace_fn(x->gpu->trace_ctx, k, c, w, t);
+}
+
+/* Run CTAs first.. of k functionally for sampled simulation (all of a skipped
+ * launch: first = 0), warming the caches with sample.warm. */
+static int fast_forward(ws_gpu *gpu, struct func_kernel *k, uint64_t first)
+{
+    struct warm_ctx x = {gpu, first};
+    if (gpu->config.sample_warm) {
+        k->env->trace_fn = warm_trace;
+        k->env->trace_ctx = &x;
+    }
+    int rc = first ? func_run_ctas(k, first, &gpu->err) : func_run_kernel(k, &gpu->err);
+    k->env->trace_fn = gpu->trace_fn;
+    k->env->trace_ctx = gpu->trace_ctx;
+    return rc;
+}
+
 static int launch_timing(ws_gpu *gpu, struct func_kernel *k)
 {
     int rc0 = timing_ensure(gpu);
@@ -549,7 +581,7 @@ static int launch_timing(ws_gpu *gpu, struct func_kernel *k)
     timing_set_interrupt(gpu->timing, gpu->interrupt);
     const uint64_t insn0 = gpu->stats.gpu_sim_insn;
     if (!sampler_detail(gpu->sampler, &gpu->config, k)) {
-        int rc = func_run_kernel(k, &gpu->err);
+        int rc = fast_forward(gpu, k, 0);
         if (rc == WS_OK) {
             sampler_skipped(gpu->sampler, k, gpu->stats.gpu_sim_insn - insn0);
             timing_skip(gpu->timing, k);
@@ -563,7 +595,7 @@ static int launch_timing(ws_gpu *gpu, struct func_kernel *k)
     timing_set_cta_limit(gpu->timing, detailed);
     int rc = timing_run(gpu->timing, k, &gpu->err);
     if (rc == WS_OK && detailed < nctas)
-        rc = func_run_ctas(k, detailed, &gpu->err);
+        rc = fast_forward(gpu, k, detailed);
     if (rc == WS_OK)
         sampler_detailed(gpu->sampler, k, timing_window(gpu->timing),
                          gpu->stats.gpu_sim_insn - insn0, nctas, detailed);

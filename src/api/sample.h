@@ -22,7 +22,8 @@
  * stratum), the nearest stratum's CPI, with a bound covering every stratum
  * of the group.  After a skipped launch the timing model is left as
  * simulating it most likely would have left it (timing_skip: the CTA
- * dispatch pointer and the SMs' instruction caches).
+ * dispatch pointer and the SMs' instruction caches; with sample.warm, the
+ * default, its global accesses warm the L2 and L1Ds, timing_warm).
  *
  * Intra-kernel sampling (sample.ctas=N): a launch with more than N CTAs has
  * CTAs 0 .. N-1 simulated in detail and the rest fast-forwarded functionally.

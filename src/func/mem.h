@@ -25,6 +25,13 @@
 #define MEM_ALIGN 256u
 #define MEM_GUARD 256u /* unmapped bytes between two allocations */
 
+/* A generic address outside the parameter, shared and local windows (which
+ * lie side by side): a global one. */
+static inline int mem_is_global(uint64_t a)
+{
+    return a < MEM_PARAM_BASE || a >= MEM_LOCAL_BASE + MEM_WINDOW_SIZE;
+}
+
 struct mem_region {
     uint64_t base;
     uint64_t size;  /* bytes the user asked for (accesses must stay inside) */

@@ -26,6 +26,7 @@
 #include "base/alloc.h"
 #include "base/demangle.h"
 #include "base/log.h"
+#include "func/mem.h"
 #include "func/sink.h"
 #include "policy/registry.h"
 #include "stats/stats.h"
@@ -502,6 +503,47 @@ void timing_skip(struct timing *t, const struct func_kernel *k)
         memsys_l1i_warm(t->ms, (t->dispatch_rr + i) % t->nsms, (uint64_t)f->first_pc * 8u,
                         (uint64_t)(f->first_pc + f->ninsts) * 8u);
     t->dispatch_rr = (uint32_t)((t->dispatch_rr + nctas) % t->nsms);
+}
+
+void timing_warm(struct timing *t, uint64_t cta, const struct func_trace *tr)
+{
+    if (!tr->is_mem || !tr->mask)
+        return;
+    const struct gpu_config *c = t->cfg;
+    int generic = tr->space == PTX_SPACE_NONE;
+    if (!generic && tr->space != PTX_SPACE_GLOBAL &&
+        !(tr->space == PTX_SPACE_TEX && !c->tex_enabled))
+        return;
+    uint32_t sm = (uint32_t)((t->dispatch_rr + cta) % t->nsms);
+    int write = tr->is_store || tr->is_atomic;
+    /* the unit an access warms in the L2: its sector, or its line */
+    uint32_t gran = c->l2_sector_bytes ? c->l2_sector_bytes : c->l2.line;
+    uint32_t size = tr->size ? tr->size : 1;
+    uint64_t last = UINT64_MAX, last1 = UINT64_MAX;
+    for (uint32_t l = 0; l < FUNC_WARP_SIZE; l++) {
+        if (!(tr->mask >> l & 1))
+            continue;
+        uint64_t a = tr->addr[l];
+        if (generic && !mem_is_global(a))
+            continue;
+        for (uint64_t u = a / gran; u <= (a + size - 1) / gran; u++) {
+            if (u == last)
+                continue;
+            last = u;
+            uint64_t lo = u * gran > a ? u * gran : a, hi = (u + 1) * gran;
+            if (hi > a + size)
+                hi = a + size;
+            memsys_l2_warm(t->ms, lo, (uint32_t)(hi - lo), write);
+        }
+        /* atomics execute at the L2 and leave the L1D alone */
+        for (uint64_t u = a / c->l1d.line; !tr->is_atomic && u <= (a + size - 1) / c->l1d.line;
+             u++) {
+            if (u == last1)
+                continue;
+            last1 = u;
+            memsys_l1d_warm(t->ms, sm, u * c->l1d.line, write);
+        }
+    }
 }
 
 const struct timing_window *timing_window(const struct timing *t)

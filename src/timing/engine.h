@@ -66,9 +66,17 @@ void timing_set_cta_limit(struct timing *t, uint64_t limit);
  * simulating it would most likely have left.  The CTA dispatch pointer moves
  * past its CTAs (exact when they fit in one wave on empty SMs) and the
  * instruction caches of the SMs that would have run them hold the kernel's
- * code.  (The data caches are as the last simulated launch left them: its
- * end flushed what a kernel end flushes.) */
+ * code.  (The data caches hold what its global accesses left there with
+ * sample.warm, timing_warm; without, what the last simulated launch left.) */
 void timing_skip(struct timing *t, const struct func_kernel *k);
+/* Functional warming: the global-memory lines of warp instruction tr of CTA
+ * number `cta` of a launch, which ran functionally (a skipped launch or
+ * fast-forwarded CTAs of sampled simulation), left in the L2
+ * (memsys_l2_warm, one call per L2 line or sector) and in the L1D of the SM
+ * the CTA would have run on (memsys_l1d_warm; the dispatch's round robin, as
+ * timing_skip assumes) as if it had run long ago, in lane order.  Shared,
+ * local, constant, parameter and texture-cache accesses are not warmed. */
+void timing_warm(struct timing *t, uint64_t cta, const struct func_trace *tr);
 
 /* Points of the last launch's CTA dispatch, each as (cycles since the
  * launch began, thread instructions of the launch so far, CTAs dispatched).

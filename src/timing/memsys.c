@@ -804,25 +804,52 @@ void memsys_kernel_end(struct mem_system *ms)
             ms->st.l2_flushed += cache_invalidate_all(&ms->sub[i].c);
 }
 
+/* Line `line` (an address >> l2_shift) put in its L2 slice as if long ago,
+ * nothing timed or counted: a miss allocates it, the policy choosing the
+ * victim (a dirty victim's write-back is not modelled), with the sectors
+ * `sectors` valid; a present line is left as it is unless `touch`, which
+ * promotes it as a hit would and adds the sectors; `dirty` marks it written.
+ * A line in flight is left alone.  Returns 1 when it allocated. */
+static int l2_warm_line(struct mem_system *ms, uint64_t line, uint8_t sectors, int touch,
+                        int dirty)
+{
+    uint32_t shift = ms->l2_shift, way;
+    struct addr_loc loc;
+    memsys_map(ms, line << shift, &loc);
+    struct l2_sub *sb = &ms->sub[loc.sub];
+    struct cache *c = &sb->c;
+    struct cache_access ca = {.line_addr = line, .sm = 0, .warp = -1, .is_write = dirty};
+    int pr = cache_probe(c, loc.l2_set, line << shift, &way);
+    if (pr == CACHE_HIT_RESERVED || (pr == CACHE_HIT && !touch))
+        return 0;
+    int alloc = pr == CACHE_MISS;
+    if (alloc) {
+        struct cache_victim v;
+        if (cache_allocate(c, loc.l2_set, line << shift, &ca, &way, &v) != 0)
+            return 0;
+        cache_fill(c, loc.l2_set, way);
+    } else {
+        cache_touch(c, loc.l2_set, way, &ca);
+    }
+    size_t li = (size_t)loc.l2_set * c->assoc + way;
+    if (sb->sectors)
+        sb->sectors[li] = (uint8_t)((alloc ? 0 : sb->sectors[li]) | sectors);
+    if (dirty)
+        c->dirty[li] = 1;
+    return alloc;
+}
+
 void memsys_memcpy_fill(struct mem_system *ms, uint64_t addr, uint64_t bytes)
 {
     if (!ms->cfg.l2_memcpy_fill || !ms->cfg.l2_enabled || bytes == 0)
         return;
     uint32_t shift = ms->l2_shift;
-    for (uint64_t line = addr >> shift; line <= (addr + bytes - 1) >> shift; line++) {
-        struct addr_loc loc;
-        memsys_map(ms, line << shift, &loc);
-        struct cache *c = &ms->sub[loc.sub].c;
-        uint32_t way;
-        if (cache_probe(c, loc.l2_set, line << shift, &way) != CACHE_MISS)
-            continue;
-        struct cache_access ca = {.line_addr = line, .sm = 0, .warp = -1};
-        struct cache_victim v;
-        if (cache_allocate(c, loc.l2_set, line << shift, &ca, &way, &v) != 0)
-            continue;
-        cache_fill(c, loc.l2_set, way);
-        if (ms->sub[loc.sub].sectors)
-            ms->sub[loc.sub].sectors[(size_t)loc.l2_set * c->assoc + way] = 0xff;
-        ms->st.l2_memcpy_fills++;
-    }
+    for (uint64_t line = addr >> shift; line <= (addr + bytes - 1) >> shift; line++)
+        ms->st.l2_memcpy_fills += (uint64_t)l2_warm_line(ms, line, 0xff, 0, 0);
+}
+
+void memsys_l2_warm(struct mem_system *ms, uint64_t addr, uint32_t bytes, int is_write)
+{
+    if (ms->cfg.l2_enabled)
+        l2_warm_line(ms, addr >> ms->l2_shift, memsys_sector_mask(ms, addr, bytes), 1, is_write);
 }

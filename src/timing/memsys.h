@@ -85,6 +85,17 @@ int memsys_ifetch(struct mem_system *ms, uint32_t sm, uint64_t addr, uint64_t no
  * instruction cache as if fetched long ago (nothing counted): what a launch
  * that ran functionally would have left there (timing_skip). */
 void memsys_l1i_warm(struct mem_system *ms, uint32_t sm, uint64_t lo, uint64_t hi);
+/* An access of `bytes` at addr (within one L2 line; a write when is_write)
+ * by work that ran functionally, left in the L2 as if it had run long ago
+ * (functional warming of sampled simulation; nothing counted, no traffic):
+ * a present line is promoted as by a hit, a missing one allocated (the L2
+ * policy choosing the victim, as for a miss; a bypassing policy is not
+ * asked), a write leaves it dirty. */
+void memsys_l2_warm(struct mem_system *ms, uint64_t addr, uint32_t bytes, int is_write);
+/* The same for SM sm's L1D and a global access at addr: a read's line is
+ * promoted or allocated (unless the policy bypasses it), a write invalidates
+ * a present line (evict on write). */
+void memsys_l1d_warm(struct mem_system *ms, uint32_t sm, uint64_t addr, int is_write);
 
 /* Advance one core cycle (and the other domains by their ratio): the three
  * steps below, with every SM's LD/ST unit in SM order. */

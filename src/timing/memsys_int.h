@@ -181,6 +181,10 @@ struct mem_system {
 void memsys_ring_alloc(struct idx_ring *q, uint32_t cap, int timed);
 void memsys_ring_release(struct idx_ring *q);
 
+/* The sectors of its L2 line that `bytes` at addr cover (0xff: an L2 without
+ * sectors, l2.sector_bytes = 0). */
+uint8_t memsys_sector_mask(const struct mem_system *ms, uint64_t addr, uint32_t bytes);
+
 /* A new request from free list f (the shared one, ms->pool.free, or an LD/ST
  * unit's own), its address mapped to channel, sub-partition, L2 set and
  * bank, DRAM bank and row; mi (NULL for L2-originated requests) gives the SM,

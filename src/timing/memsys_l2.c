@@ -127,16 +127,21 @@
 
 /* The sectors of its line that request r covers (all bits when the L2 is
  * not sectored). */
-static uint8_t sector_mask(const struct mem_system *ms, const struct mem_req *r)
+uint8_t memsys_sector_mask(const struct mem_system *ms, uint64_t addr, uint32_t bytes)
 {
     uint32_t sec = ms->cfg.l2_sector_bytes;
     if (!sec)
         return 0xff;
     uint32_t line = ms->cfg.l2.line;
-    uint64_t off = r->addr % line;
-    uint64_t end = off + (r->bytes ? r->bytes : 1);
+    uint64_t off = addr % line;
+    uint64_t end = off + (bytes ? bytes : 1);
     uint32_t first = (uint32_t)(off / sec), last = (uint32_t)((end > line ? line : end) - 1) / sec;
     return (uint8_t)(((1u << (last + 1)) - 1) & ~((1u << first) - 1));
+}
+
+static uint8_t sector_mask(const struct mem_system *ms, const struct mem_req *r)
+{
+    return memsys_sector_mask(ms, r->addr, r->bytes);
 }
 
 /* Occupy a port (data or fill) from l2 cycle `now` while it moves `bytes`

@@ -799,6 +799,33 @@ int memsys_ifetch(struct mem_system *ms, uint32_t sm, uint64_t addr, uint64_t no
     return 0;
 }
 
+void memsys_l1d_warm(struct mem_system *ms, uint32_t sm, uint64_t addr, int is_write)
+{
+    if (!ms->cfg.l1d_enabled)
+        return;
+    struct cache *c = &ms->sm[sm].l1d;
+    uint32_t shift = ms->l1d_shift, way;
+    uint64_t line = addr >> shift;
+    uint32_t set = cache_set_index(c, line);
+    struct cache_access ca = {.line_addr = line, .sm = sm, .warp = -1, .is_write = is_write};
+    int r = cache_probe(c, set, line << shift, &way);
+    if (r == CACHE_HIT_RESERVED)
+        return;
+    if (is_write) { /* evict on write: a global store invalidates its line */
+        if (r == CACHE_HIT)
+            cache_invalidate(c, set, way);
+        return;
+    }
+    if (r == CACHE_HIT) {
+        cache_touch(c, set, way, &ca);
+        return;
+    }
+    struct cache_victim v;
+    if (cache_bypass(c, set, &ca) || cache_allocate(c, set, line << shift, &ca, &way, &v) != 0)
+        return;
+    cache_fill(c, set, way);
+}
+
 void memsys_l1i_warm(struct mem_system *ms, uint32_t sm, uint64_t lo, uint64_t hi)
 {
     struct sm_mem *m = &ms->sm[sm];

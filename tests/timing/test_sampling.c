@@ -12,6 +12,8 @@
  *     lie within the reported bound of the full simulation's;
  *   - a launch with other work (iters) falls into another stratum and is
  *     simulated in detail;
+ *   - functional warming (sample.warm): a detailed launch that reads what a
+ *     skipped launch touched finds it in the L2, and misses without warming;
  *   - intra-kernel: a 480-CTA launch on two SMs with its first 120 CTAs
  *     simulated, the rest fast-forwarded (results exact for every element);
  *     the estimate is within its bound and within 10 % of the full
@@ -216,6 +218,54 @@ static void test_skip_state(void **state)
     ws_gpu_free(f.gpu);
 }
 
+/* One CTA of 128 threads on elements [128 r, 128 r + 128) (region r). */
+static void launch_region(struct fx *f, uint32_t r)
+{
+    float a = 2.0f;
+    uint32_t n = 128, iters = 1;
+    ws_devptr x = f->x + (uint64_t)r * 512, y = f->y + (uint64_t)r * 512;
+    void *args[] = {&x, &y, &a, &n, &iters};
+    assert_int_equal(ws_launch(f->mod, "saxpy", ws_dim(1, 1, 1), ws_dim(128, 1, 1), 0, args),
+                     WS_OK);
+    for (uint32_t i = r * 128; i < r * 128 + 128; i++)
+        f->hy[i] = 2.0f * (float)(i % 7) + f->hy[i];
+}
+
+/* L2 misses of a detailed launch of region 2 after launches of regions
+ * 0, 1 (detailed), 2, 3 (skipped: the group's launches 2 and 3), with
+ * sample.warm = warm.  The arrays reach the device by copies that leave the
+ * L2 cold (l2.memcpy_fill = 0). */
+static uint64_t misses_after_skip(const char *warm)
+{
+    static struct fx f;
+    const char *const on[] = {"sample.kernels", "1", "sample.warm", warm, "l2.memcpy_fill", "0",
+                              NULL};
+    open_gpu(&f, on);
+    for (uint32_t r = 0; r < 4; r++)
+        launch_region(&f, r);
+    assert_int_equal(stat(&f, "sample_skipped_launches"), 2);
+    uint64_t before = stat(&f, "l2_misses");
+    launch_region(&f, 2); /* the group's launch 4: detailed (resampling) */
+    assert_int_equal(stat(&f, "sample_detailed_launches"), 3);
+    check_results(&f);
+    uint64_t m = stat(&f, "l2_misses") - before;
+    ws_gpu_free(f.gpu);
+    return m;
+}
+
+/* Region 2's 4 lines of x and 4 of y were read (and y written) by the
+ * skipped launch 2: warmed, the detailed launch of region 2 hits them all;
+ * without warming it misses each line of x and y. */
+static void test_warm(void **state)
+{
+    (void)state;
+    uint64_t warm = misses_after_skip("1"), cold = misses_after_skip("0");
+    print_message("L2 misses of the detailed launch: warmed %llu, not warmed %llu\n",
+                  (unsigned long long)warm, (unsigned long long)cold);
+    assert_int_equal(warm, 0);
+    assert_true(cold >= 8);
+}
+
 static void test_intra_kernel(void **state)
 {
     (void)state;
@@ -250,6 +300,7 @@ int main(void)
         cmocka_unit_test(test_off_is_exact),
         cmocka_unit_test(test_kernel_level),
         cmocka_unit_test(test_skip_state),
+        cmocka_unit_test(test_warm),
         cmocka_unit_test(test_intra_kernel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
