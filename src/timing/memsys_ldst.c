@@ -126,9 +126,21 @@ static int word_set_add(struct word_set *ws, uint64_t w)
 static uint32_t smem_degree(const struct mem_system *ms, const struct mem_inst *mi,
                             const uint64_t *off, uint32_t mask)
 {
+    uint32_t nw = 0, nb = ms->cfg.smem_banks, size = mi->size ? mi->size : 1;
+    if (size <= 4 && nb <= 64 && (nb & (nb - 1)) == 0) {
+        /* the common case first: every lane's word in a bank of its own */
+        uint64_t banks = 0;
+        int fits = 1;
+        for (uint32_t l = 0; l < 32; l++)
+            if (mask >> l & 1) {
+                fits &= off[l] % 4 + size <= 4;
+                banks |= 1ull << (off[l] / 4 & (nb - 1));
+            }
+        if (fits && (uint32_t)__builtin_popcountll(banks) == (uint32_t)__builtin_popcount(mask))
+            return 1;
+    }
     struct word_set ws;
     memset(ws.used, 0, sizeof ws.used);
-    uint32_t nw = 0, nb = ms->cfg.smem_banks, size = mi->size ? mi->size : 1;
     uint32_t count[64] = {0};
     uint32_t degree = 0;
     for (uint32_t l = 0; l < 32; l++) {
@@ -186,6 +198,14 @@ void memsys_issue(struct mem_system *ms, const struct mem_inst *mi, uint64_t now
         mg = mi->mask;
     } else if (mi->space == PTX_SPACE_CONST) {
         cl = mi->addr;
+        mc = mi->mask;
+    } else if (mi->space == PTX_SPACE_SHARED) {
+        for (uint32_t l = 0; l < 32; l++)
+            sh[l] = mi->addr[l] >= MEM_SHARED_BASE ? mi->addr[l] - MEM_SHARED_BASE : mi->addr[l];
+        msh = mi->mask;
+    } else if (mi->space == PTX_SPACE_PARAM) {
+        for (uint32_t l = 0; l < 32; l++)
+            cn[l] = mi->addr[l] >= MEM_PARAM_BASE ? mi->addr[l] : MEM_PARAM_BASE + mi->addr[l];
         mc = mi->mask;
     } else {
         per_lane = mi->mask;
@@ -282,6 +302,18 @@ void memsys_issue(struct mem_system *ms, const struct mem_inst *mi, uint64_t now
     }
     if (mc) {
         /* one access per distinct constant-cache line (most warps read one) */
+        uint32_t l0 = (uint32_t)__builtin_ctz(mc);
+        uint64_t line0 = cl[l0] >> ms->l1c_shift, differ = 0;
+        for (uint32_t l = l0; l < 32; l++)
+            differ |= (mc >> l & 1) ? (cl[l] >> ms->l1c_shift) ^ line0 : 0;
+        if (!differ && sm->nacc < MAX_ACCS) {
+            sm->acc[sm->nacc++] = (struct ldst_acc){.addr = line0 << ms->l1c_shift,
+                                                    .bytes = c->l1c.line, .mask = mc,
+                                                    .space = ACC_CONST};
+            mc = 0; /* done */
+        }
+    }
+    if (mc) {
         uint64_t last_line = UINT64_MAX;
         uint32_t last_k = 0;
         for (uint32_t l = 0; l < 32; l++) {
