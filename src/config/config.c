@@ -127,8 +127,9 @@ static const struct cfg_key cfg_keys[] = {
      "detailed launches of its stratum (0 or 1: only the first ones)", 0, 0},
     {"sample.warm", CFG_BOOL, F(sample_warm), 0, "1", 0, 1, NULL, 1,
      "sampled simulation: the global accesses of work run functionally (skipped launches, "
-     "fast-forwarded CTAs) leave their lines in the L2 as if they had run (functional "
-     "warming; 0: the L2 stays as the last detailed work left it)", 0, 0},
+     "fast-forwarded CTAs) leave their lines in the L2 and in the L1D of the SM each CTA "
+     "would have run on, as if they had run (functional warming; 0: the caches stay as the "
+     "last detailed work left them)", 0, 0},
     {"sample.ctas", CFG_U64, F(sample_ctas), 0, "0", 0, UINT64_MAX, NULL, 1,
      "intra-kernel sampled simulation: CTAs of a launch simulated in detail, the rest run "
      "functionally and their cycles estimated from the steady rate (0 = all in detail)", 0,

@@ -62,7 +62,7 @@ struct gpu_config {
     uint32_t sample_kernel_detail; /* detailed launches per group before estimating */
     uint32_t sample_kernel_resample; /* also detailed: a group's launches base^k (< 2: none) */
     uint64_t sample_ctas;        /* intra-kernel sampling: CTAs in detail, 0 = all */
-    uint32_t sample_warm;        /* sampling: skipped work warms the L2 (functional warming) */
+    uint32_t sample_warm;        /* sampling: skipped work warms the L2 and L1Ds */
     uint32_t racecheck;          /* report shared-memory hazards (func/racecheck.h) */
     char func_order[16];         /* functional mode: "serial" | "interleaved" */
     uint32_t func_window;        /* interleaved order: CTAs run together */

@@ -125,8 +125,6 @@
 #include "base/log.h"
 #include "timing/memsys_int.h"
 
-/* The sectors of its line that request r covers (all bits when the L2 is
- * not sectored). */
 uint8_t memsys_sector_mask(const struct mem_system *ms, uint64_t addr, uint32_t bytes)
 {
     uint32_t sec = ms->cfg.l2_sector_bytes;
@@ -139,6 +137,8 @@ uint8_t memsys_sector_mask(const struct mem_system *ms, uint64_t addr, uint32_t 
     return (uint8_t)(((1u << (last + 1)) - 1) & ~((1u << first) - 1));
 }
 
+/* The sectors of its line that request r covers (all bits when the L2 is
+ * not sectored). */
 static uint8_t sector_mask(const struct mem_system *ms, const struct mem_req *r)
 {
     return memsys_sector_mask(ms, r->addr, r->bytes);
