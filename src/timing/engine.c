@@ -639,7 +639,12 @@ static void sm_job(void *ctx, uint32_t i, uint32_t th)
     struct func_sink *sk = &ps->sink;
     struct sm *sm = &t->sms[i];
     func_sink_restart(sk); /* the last merge took its steps (par_merge) */
-    int rc = sm_cycle(sm, t->par_now, &ps->err);
+    int rc = WS_OK;
+    if (sm_awake(sm, t->par_now)) { /* as in the serial cycle */
+        rc = sm_cycle(sm, t->par_now, &ps->err);
+        if (rc == WS_OK && t->cfg->skip_idle_cycles)
+            sm_sleep(sm, t->par_now);
+    }
     if (rc != WS_OK) {
         ps->rc = rc;
         pt->failed = 1;
@@ -817,7 +822,6 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
         uint64_t mem_now = memsys_cycle_begin(t->ms, now);
         ws_assert(mem_now == now); /* each cycle is stepped once */
         if (par_cycle) {
-            wake_all(t, now); /* after an adaptive run's serial cycles */
             t->par_now = now;
             t->par_gen++;
             if (memsys_pool_tight(t->ms)) /* the LD/ST units share one free list */

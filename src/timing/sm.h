@@ -270,7 +270,7 @@ uint64_t sm_next_event(const struct sm *sm, uint64_t now, int *idle);
 /* Account `n` skipped cycles to the scheduler breakdown. */
 void sm_skip(struct sm *sm, uint64_t n);
 
-/* An SM asleep (serial engine): after sm_cycle(now) made no progress,
+/* An SM asleep (serial and parallel engine): after sm_cycle(now) made no progress,
  * sm_sleep lets the SM skip its cycles until its next internal event
  * (sm_next_event's) or until something from outside changes what its cycle
  * would find: a CTA placed on it, a memory completion or store
