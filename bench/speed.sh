@@ -2,15 +2,17 @@
 # speed.sh: simulation speed and peak memory on a fixed set of (workload,
 # size, config).
 #
-#   bench/speed.sh [path/to/warpsim] [--threads-max N] [--markdown]
+#   bench/speed.sh [path/to/warpsim] [--threads-max N] [--repeat R] [--markdown]
 #
-# Each case runs once in functional mode and once in timing mode (and, when
-# the binary has a --threads option, once in timing mode for every thread
-# count 2..N, N = the machine's cores unless --threads-max says otherwise).
-# Rates are simulated instructions per CPU-second (user + system time of the
-# process, which a loaded machine disturbs far less than wall time); the CPU
-# time includes input generation, the CPU reference check and PTX loading, so
-# the figures are conservative.  Columns:
+# Each case runs in functional mode and in timing mode (and, when the binary
+# has a --threads option, in timing mode for every thread count 2..N, N = the
+# machine's cores unless --threads-max says otherwise), each R times (default
+# 3), keeping the least CPU time and the least wall time of the R runs: other
+# work on the host only ever slows a run down, so the fastest is the one it
+# disturbed least.  Rates are simulated instructions per CPU-second (user +
+# system time of the process, which a loaded machine disturbs far less than
+# wall time); the CPU time includes input generation, the CPU reference check
+# and PTX loading, so the figures are conservative.  Columns:
 #   warp_insn, thr_insn       simulated warp / thread instructions
 #   func Mthr/s               functional mode, M thread instructions per CPU-s
 #   tim Mwarp/s, tim Mthr/s   timing mode on 1 thread
@@ -23,14 +25,17 @@ set -euo pipefail
 ws=build/warpsim
 tmax=$(nproc 2>/dev/null || echo 1)
 md=0
+reps=3
 while [ $# -gt 0 ]; do
     case $1 in
     --threads-max) tmax=${2:?--threads-max needs a value}; shift 2 ;;
     --markdown) md=1; shift ;;
+    --repeat) reps=${2:?--repeat needs a value}; shift 2 ;;
     -*) echo "speed.sh: unknown option '$1'" >&2; exit 2 ;;
     *) ws=$1; shift ;;
     esac
 done
+case $reps in '' | *[!0-9]* | 0) echo "speed.sh: --repeat needs a count of 1 or more" >&2; exit 2 ;; esac
 [ -x "$ws" ] || { echo "speed.sh: '$ws' is not an executable" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "speed.sh: needs /usr/bin/time (Debian: apt-get install time)" >&2; exit 2; }
 cases=(
@@ -50,11 +55,17 @@ for ((n = 2; n <= tmax; n++)); do tlist+=("$n"); done
 
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
-# run ARGS...: sets out, cpu (user + system seconds), wall (seconds) and rss (MB)
+# run ARGS...: sets out, cpu (user + system seconds), wall (seconds) and rss
+# (MB), the least cpu and wall of $reps runs (the statistics are the same in each)
 run() {
-    out=$(/usr/bin/time -f '%U %S %M %e' -o "$tmp" "$ws" run "$@" --stats)
-    read -r u s kb wall < "$tmp"
-    cpu=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.3f", u + s }')
+    local i u s kb w
+    cpu='' wall=''
+    for ((i = 0; i < reps; i++)); do
+        out=$(/usr/bin/time -f '%U %S %M %e' -o "$tmp" "$ws" run "$@" --stats)
+        read -r u s kb w < "$tmp"
+        cpu=$(awk -v u="$u" -v s="$s" -v m="$cpu" 'BEGIN { c = u + s; if (m != "" && m < c) c = m; printf "%.3f", c }')
+        wall=$(awk -v w="$w" -v m="$wall" 'BEGIN { if (m != "" && m < w) w = m; print w }')
+    done
     rss=$(awk -v k="$kb" 'BEGIN { printf "%.0f", k / 1024 }')
 }
 stat() { awk -v k="$1" '$1 == k {print $2; exit}' <<<"$out"; }
