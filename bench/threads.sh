@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # threads.sh: speed-up of the parallel engine by host thread count.
 #
-#   bench/threads.sh [path/to/warpsim] [max threads | list such as 1,2,4,8] [workload ...]
+#   bench/threads.sh [--repeat R] [path/to/warpsim] [max threads | list such as 1,2,4,8] [workload ...]
 #
 # For each case (or each named workload) it runs the workload in timing mode
 # with --threads 1 .. N (forced: every cycle runs the parallel phase; default
@@ -11,9 +11,16 @@
 # first count and whether the statistics JSON matched the first run (it must;
 # docs/parallel.md).  Wall time includes input generation, the CPU reference
 # and PTX loading, which stay serial.  The figures depend on the load of the
-# machine: the cases are run one at a time, and the load average is printed
-# before and after so a loaded host can be recognised.
+# machine: the cases are run one at a time, each count R times (default 3)
+# keeping the least wall time (and the CPU time of that run), and the load
+# average is printed before and after so a loaded host can be recognised.
 set -euo pipefail
+reps=3
+if [ "${1:-}" = --repeat ]; then
+  reps=${2:?--repeat needs a value}
+  shift 2
+fi
+case $reps in '' | *[!0-9]* | 0) echo "threads.sh: --repeat needs a count of 1 or more" >&2; exit 2 ;; esac
 ws=${1:-build/warpsim}
 counts=${2:-$(nproc)}
 case $counts in
@@ -42,10 +49,16 @@ for c in "${cases[@]}"; do
   base=
   first=
   for n in $counts; do
-    { time "$ws" run "$w" --size "$size" --config "$cfg" --sched "$sched" --threads "$n" \
-        --quiet --stats-json "$tmp/$n.json" > /dev/null 2> "$tmp/err"; } 2> "$tmp/time" ||
-      { cat "$tmp/err" >&2; exit 1; }
-    read -r wall usr sys < "$tmp/time"
+    wall=
+    for ((r = 0; r < reps; r++)); do
+      { time "$ws" run "$w" --size "$size" --config "$cfg" --sched "$sched" --threads "$n" \
+          --quiet --stats-json "$tmp/$n.json" > /dev/null 2> "$tmp/err"; } 2> "$tmp/time" ||
+        { cat "$tmp/err" >&2; exit 1; }
+      read -r t u s < "$tmp/time"
+      if [ -z "$wall" ] || awk -v a="$t" -v b="$wall" 'BEGIN { exit !(a < b) }'; then
+        wall=$t usr=$u sys=$s
+      fi
+    done
     [ -n "$base" ] || base=$wall
     [ -n "$first" ] || first=$n
     grep -v '^ *"threads": ' "$tmp/$n.json" > "$tmp/$n.cmp"
