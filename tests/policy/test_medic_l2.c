@@ -6,7 +6,11 @@
  * only sets the insertion position; wbyp is plain LRU
  * that bypasses reads tagged to bypass and refuses a line to tagged misses
  * (bypassing warp's atomic, PCAL non-holder); wip alone ignores those bits,
- * medic obeys them; WMS maps the mostly-hit bit to the high queue. */
+ * medic obeys them; medic_reuse (MeDiC-reuse) obeys them too, except for a
+ * bypassing warp's read of a line recently evicted from the set, which it
+ * sends through the L2, gives a line and inserts as a balanced warp's, while
+ * the same warp's write still gets none; WMS maps the mostly-hit bit to the
+ * high queue. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -149,6 +153,41 @@ static void test_bypass_and_noalloc(void **state)
     free(p.priv);
 }
 
+static void test_medic_reuse_override(void **state)
+{
+    (void)state;
+    struct pol p;
+    p_open(&p, "medic_reuse", 1, 4);
+    struct cache_access by = {.line_addr = 0x40, .warp = 0,
+                              .tag = MEDIC_MOSTLY_MISS | MEDIC_TAG_BYPASS};
+    struct cache_access byw = by;
+    byw.is_write = 1;
+    struct cache_access mh = {.line_addr = 0x40, .warp = 1, .tag = MEDIC_MOSTLY_HIT};
+    /* never in the L2: bypassed, and a write of the warp gets no line (as medic) */
+    assert_true(p.ops->bypass(p.priv, 0, &by));
+    assert_int_equal(p.ops->place(p.priv, 0, 0x6, 0x9, &byw), CACHE_NO_WAY);
+    /* a mostly-hit warp brings line 0x40 into way 1; evicted, it enters the filter */
+    p.ops->on_insert(p.priv, 0, 1, &mh);
+    p.ops->on_evict(p.priv, 0, 1, 0);
+    /* now the bypassing warp's read of it takes the L2 and gets a line ... */
+    assert_false(p.ops->bypass(p.priv, 0, &by));
+    assert_int_equal(p.ops->place(p.priv, 0, 0x6, 0x9, &by), 1);
+    /* ... (its write still does not) ... */
+    assert_int_equal(p.ops->place(p.priv, 0, 0x6, 0x9, &byw), CACHE_NO_WAY);
+    /* ... inserted as a balanced warp's line: beside a mostly-miss line and a
+     * mostly-hit one, it is the second victim of three */
+    insert(&p, 0, MEDIC_MOSTLY_HIT);
+    insert(&p, 2, MEDIC_MOSTLY_MISS);
+    p.ops->on_insert(p.priv, 0, 1, &by);
+    assert_int_equal(victim(&p, 0x7), 2);
+    assert_int_equal(victim(&p, 0x3), 1);
+    /* another line of the same warp is still bypassed */
+    struct cache_access other = by;
+    other.line_addr = 0x41;
+    assert_true(p.ops->bypass(p.priv, 0, &other));
+    free(p.priv);
+}
+
 static void test_wms_queues(void **state)
 {
     (void)state;
@@ -175,6 +214,7 @@ int main(void)
         cmocka_unit_test(test_wip_victim_order),
         cmocka_unit_test(test_wip_insertion),
         cmocka_unit_test(test_bypass_and_noalloc),
+        cmocka_unit_test(test_medic_reuse_override),
         cmocka_unit_test(test_wms_queues),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

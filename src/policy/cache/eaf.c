@@ -2,31 +2,29 @@
  * 2012; SPEC-policies 9.4), MeDiC's insertion comparison point (HPCA 2016,
  * Section 5) on an LRU cache.  Every evicted line's address enters a Bloom
  * filter that holds as many addresses as the cache has lines; when that many
- * have been inserted the filter is cleared.  A missed line whose address is
- * in the filter is predicted to have high reuse and inserted at MRU; every
- * other missed line is inserted bimodally: at MRU with probability 1/bip
- * (1/64), else at LRU.
- * [CHOICE]s: the filter has bits_per_addr (8) bits per tracked address,
- * rounded up to a power of two, and two hash functions (the paper's
- * sizes are [MEM, unverified] in the SPEC); LRU insertion makes the line
- * older than every line of the cache; the bimodal draw uses a per-instance
- * xorshift generator seeded from the cache's seed and instance. */
+ * have been inserted the filter is cleared (src/policy/evicted_filter.h).  A
+ * missed line whose address is in the filter is predicted to have high reuse
+ * and inserted at MRU; every other missed line is inserted bimodally: at MRU
+ * with probability 1/bip (1/64), else at LRU.
+ * [CHOICE]s: the filter has bits_per_addr (8) bits per tracked address
+ * (evicted_filter.h); LRU insertion makes the line older than every line of
+ * the cache; the bimodal draw uses a per-instance xorshift generator seeded
+ * from the cache's seed and instance. */
 #include "policy/cache/cache_policy.h"
 
 #include <string.h>
 
 #include "base/log.h"
+#include "policy/evicted_filter.h"
 #include "stats/stats.h"
 
 #define EAF_MID (1ull << 62)
 
 struct eaf {
     uint32_t sets, ways, bip;
-    uint64_t cap, inserted;  /* addresses the filter holds; inserted since the last clear */
-    uint64_t nbits;          /* power of two */
     uint64_t clock, low, rng;
-    uint64_t st_hits, st_clears, st_lru;
-    /* then stamp[sets * ways], addr[sets * ways], bits[nbits / 64] (uint64_t) */
+    uint64_t st_hits, st_lru;
+    /* then stamp[sets * ways], addr[sets * ways] (uint64_t) and the filter */
 };
 
 static const struct param_desc eaf_params[] = {
@@ -37,14 +35,9 @@ static const struct param_desc eaf_params[] = {
 
 static uint64_t *eaf_stamp(struct eaf *m) { return (uint64_t *)(m + 1); }
 static uint64_t *eaf_addr(struct eaf *m) { return eaf_stamp(m) + (size_t)m->sets * m->ways; }
-static uint64_t *eaf_bits(struct eaf *m) { return eaf_addr(m) + (size_t)m->sets * m->ways; }
-
-static uint64_t eaf_nbits(uint64_t cap, uint64_t per)
+static struct evicted_filter *eaf_filter(struct eaf *m)
 {
-    uint64_t n = 64;
-    while (n < cap * per)
-        n <<= 1;
-    return n;
+    return (struct evicted_filter *)(eaf_addr(m) + (size_t)m->sets * m->ways);
 }
 
 /* The size for the default bits_per_addr bound: priv_size cannot see the
@@ -52,7 +45,7 @@ static uint64_t eaf_nbits(uint64_t cap, uint64_t per)
 static size_t eaf_size(uint32_t sets, uint32_t ways)
 {
     uint64_t lines = (uint64_t)sets * ways;
-    return sizeof(struct eaf) + 2 * lines * sizeof(uint64_t) + eaf_nbits(lines, 64) / 8;
+    return sizeof(struct eaf) + 2 * lines * sizeof(uint64_t) + evicted_filter_size(lines, 64);
 }
 
 static int eaf_init(void *priv, const struct param_set *p, const struct cache_policy_init *in,
@@ -67,36 +60,10 @@ static int eaf_init(void *priv, const struct param_set *p, const struct cache_po
     m->sets = in->sets;
     m->ways = in->ways;
     m->bip = (uint32_t)bip;
-    m->cap = (uint64_t)in->sets * in->ways;
-    m->nbits = eaf_nbits(m->cap, (uint64_t)per);
+    evicted_filter_init(eaf_filter(m), (uint64_t)in->sets * in->ways, (uint64_t)per);
     m->clock = m->low = EAF_MID;
     m->rng = (in->seed ^ (0x9e3779b97f4a7c15ull * (in->instance + 1))) | 1;
     return WS_OK;
-}
-
-static uint64_t eaf_mix(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ull;
-    return x ^ (x >> 33);
-}
-
-/* The two filter bits of an address. */
-static void eaf_hash(const struct eaf *m, uint64_t addr, uint64_t *h0, uint64_t *h1)
-{
-    uint64_t h = eaf_mix(addr + 1);
-    *h0 = h & (m->nbits - 1);
-    *h1 = (h >> 32) & (m->nbits - 1);
-}
-
-static int eaf_test(struct eaf *m, uint64_t addr)
-{
-    uint64_t h0, h1;
-    eaf_hash(m, addr, &h0, &h1);
-    const uint64_t *b = eaf_bits(m);
-    return (b[h0 / 64] >> (h0 % 64) & 1) && (b[h1 / 64] >> (h1 % 64) & 1);
 }
 
 static uint32_t eaf_victim(void *priv, uint32_t set, uint64_t candidates,
@@ -123,7 +90,7 @@ static void eaf_insert(void *priv, uint32_t set, uint32_t way, const struct cach
     size_t i = (size_t)set * m->ways + way;
     eaf_addr(m)[i] = a->line_addr;
     int mru;
-    if (eaf_test(m, a->line_addr)) {
+    if (evicted_filter_test(eaf_filter(m), a->line_addr)) {
         m->st_hits++;
         mru = 1;
     } else {
@@ -151,16 +118,7 @@ static void eaf_evict(void *priv, uint32_t set, uint32_t way, int reused)
 {
     (void)reused;
     struct eaf *m = priv;
-    uint64_t h0, h1;
-    eaf_hash(m, eaf_addr(m)[(size_t)set * m->ways + way], &h0, &h1);
-    uint64_t *b = eaf_bits(m);
-    b[h0 / 64] |= 1ull << (h0 % 64);
-    b[h1 / 64] |= 1ull << (h1 % 64);
-    if (++m->inserted >= m->cap) {
-        memset(b, 0, m->nbits / 8);
-        m->inserted = 0;
-        m->st_clears++;
-    }
+    evicted_filter_add(eaf_filter(m), eaf_addr(m)[(size_t)set * m->ways + way]);
 }
 
 static void eaf_stats(void *priv, struct stats *s, uint32_t n, size_t stride)
@@ -168,8 +126,8 @@ static void eaf_stats(void *priv, struct stats *s, uint32_t n, size_t stride)
     struct eaf *m = priv;
     stats_counter(s, "eaf_hits", "missed lines found in the evicted-address filter (high reuse)",
                   &m->st_hits, n, stride);
-    stats_counter(s, "eaf_clears", "times the filter filled up and was cleared", &m->st_clears,
-                  n, stride);
+    stats_counter(s, "eaf_clears", "times the filter filled up and was cleared",
+                  &eaf_filter(m)->clears, n, stride);
     stats_counter(s, "eaf_lru_inserts", "lines inserted at LRU (bimodal, low reuse)", &m->st_lru,
                   n, stride);
 }
