@@ -6,7 +6,7 @@
 #
 # usage: experiments/cawa/kmeans_tex/run.sh [--warpsim PATH] [--out DIR] [--jobs N]
 #
-# Needs nvcc ($NVCC, default /usr/local/cuda/bin/nvcc).  About 15 minutes with
+# Needs nvcc ($NVCC, default /usr/local/cuda/bin/nvcc).  About 10 minutes with
 # --jobs 2 on a 2-core machine.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
