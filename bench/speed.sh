@@ -2,11 +2,14 @@
 # speed.sh: simulation speed and peak memory on a fixed set of (workload,
 # size, config).
 #
-#   bench/speed.sh [path/to/warpsim] [--threads-max N] [--repeat R] [--markdown]
+#   bench/speed.sh [path/to/warpsim] [--threads-max N] [--repeat R] [--ctas N]
+#                  [--markdown]
 #
 # Each case runs in functional mode and in timing mode (and, when the binary
 # has a --threads option, in timing mode for every thread count 2..N, N = the
-# machine's cores unless --threads-max says otherwise), each R times (default
+# machine's cores unless --threads-max says otherwise), then in timing mode
+# under kernel-level sampling (sample.kernels=1) and intra-kernel sampling
+# (sample.ctas=N, default 256; docs/sampling.md), each R times (default
 # 3), keeping the least CPU time and the least wall time of the R runs: other
 # work on the host only ever slows a run down, so the fastest is the one it
 # disturbed least.  Rates are simulated instructions per CPU-second (user +
@@ -19,6 +22,12 @@
 #   tN speed-up               timing mode on N threads: wall time on 1 thread /
 #                             wall time on N ("-": the binary has no --threads)
 #   tim/func                  timing CPU time / functional CPU time
+#   ker Mthr/s, cta Mthr/s    sampled timing mode (kernel-level, intra-kernel)
+#                             on 1 thread, M thread instructions per CPU-s
+#   ker x, cta x              its reduction: full cycles / cycles simulated in
+#                             detail (1.0: nothing was skipped)
+#   ker err%, cta err%        error of its cycle estimate (sample_est_cycles)
+#                             against the full timing run's cycles
 #   RSS func, RSS tim         peak resident set size in MB
 # --markdown prints the same table as Markdown (README's Speed table).
 set -euo pipefail
@@ -26,16 +35,19 @@ ws=build/warpsim
 tmax=$(nproc 2>/dev/null || echo 1)
 md=0
 reps=3
+ctas=256
 while [ $# -gt 0 ]; do
     case $1 in
     --threads-max) tmax=${2:?--threads-max needs a value}; shift 2 ;;
     --markdown) md=1; shift ;;
     --repeat) reps=${2:?--repeat needs a value}; shift 2 ;;
+    --ctas) ctas=${2:?--ctas needs a value}; shift 2 ;;
     -*) echo "speed.sh: unknown option '$1'" >&2; exit 2 ;;
     *) ws=$1; shift ;;
     esac
 done
 case $reps in '' | *[!0-9]* | 0) echo "speed.sh: --repeat needs a count of 1 or more" >&2; exit 2 ;; esac
+case $ctas in '' | *[!0-9]* | 0) echo "speed.sh: --ctas needs a count of 1 or more" >&2; exit 2 ;; esac
 [ -x "$ws" ] || { echo "speed.sh: '$ws' is not an executable" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "speed.sh: needs /usr/bin/time (Debian: apt-get install time)" >&2; exit 2; }
 cases=(
@@ -68,19 +80,21 @@ run() {
     done
     rss=$(awk -v k="$kb" 'BEGIN { printf "%.0f", k / 1024 }')
 }
-stat() { awk -v k="$1" '$1 == k {print $2; exit}' <<<"$out"; }
+stat() { awk -v k="$1" '$1 == k {print ($2 == "=" ? $3 : $2); exit}' <<<"$out"; }
 rate() { awk -v n="$1" -v t="$2" 'BEGIN { if (t > 0) printf "%.2f", n / t / 1e6; else print "-" }'; }
 
 head=(workload config warp_insn thr_insn "func Mthr/s" "tim Mwarp/s" "tim Mthr/s")
 for n in "${tlist[@]}"; do head+=("t$n speed-up"); done
-head+=("tim/func" "RSS func" "RSS tim")
+head+=("tim/func" "ker Mthr/s" "ker x" "ker err%" "cta Mthr/s" "cta x" "cta err%" "RSS func" "RSS tim")
+ntail=9 # columns after the thread counts
 if [ "$md" = 1 ]; then
     (IFS='|'; echo "|${head[*]}|")
     sep="|"; for _ in "${head[@]}"; do sep+="---|"; done; echo "$sep"
 else
     printf '%-12s %-7s %10s %11s %11s %11s %11s' "${head[@]:0:7}"
     for n in "${tlist[@]}"; do printf ' %11s' "t$n speed-up"; done
-    printf ' %8s %8s %8s\n' "${head[@]: -3}"
+    printf ' %8s' "${head[@]: -$ntail}"
+    echo
 fi
 for c in "${cases[@]}"; do
     read -r w size cfg <<<"$c"
@@ -92,7 +106,7 @@ for c in "${cases[@]}"; do
     winsn=$(stat warp_insn) tinsn=$(stat gpu_sim_insn)
     row=("$w" "$cfg" "$winsn" "$tinsn" "$(rate "$tinsn" "$fcpu")" "$(rate "$winsn" "$cpu")"
          "$(rate "$tinsn" "$cpu")")
-    tcpu=$cpu trss=$rss twall=$wall
+    tcpu=$cpu trss=$rss twall=$wall fcyc=$(stat gpu_sim_cycle)
     for n in "${tlist[@]}"; do
         if [ "$has_threads" = 1 ]; then
             run "$w" --size "$size" --config "$cfg" --mode timing --threads "$n"
@@ -101,12 +115,20 @@ for c in "${cases[@]}"; do
             row+=("-")
         fi
     done
-    row+=("$(awk -v a="$tcpu" -v b="$fcpu" 'BEGIN { printf "%.1f", a / b }')" "$frss" "$trss")
+    row+=("$(awk -v a="$tcpu" -v b="$fcpu" 'BEGIN { printf "%.1f", a / b }')")
+    for smp in sample.kernels=1 "sample.ctas=$ctas"; do
+        run "$w" --size "$size" --config "$cfg" --mode timing "${one[@]}" --set "$smp"
+        row+=("$(rate "$tinsn" "$cpu")"
+              "$(awk -v f="$fcyc" -v d="$(stat gpu_sim_cycle)" 'BEGIN { printf "%.1f", (d > 0 ? f / d : 0) }')"
+              "$(awk -v f="$fcyc" -v e="$(stat sample_est_cycles)" 'BEGIN { if (e == "") e = f; printf "%+.1f", (e - f) / f * 100 }')")
+    done
+    row+=("$frss" "$trss")
     if [ "$md" = 1 ]; then
         (IFS='|'; echo "|${row[*]}|")
     else
         printf '%-12s %-7s %10s %11s %11s %11s %11s' "${row[@]:0:7}"
-        for ((i = 7; i < ${#row[@]} - 3; i++)); do printf ' %11s' "${row[$i]}"; done
-        printf ' %8s %8s %8s\n' "${row[@]: -3}"
+        for ((i = 7; i < ${#row[@]} - ntail; i++)); do printf ' %11s' "${row[$i]}"; done
+        printf ' %8s' "${row[@]: -$ntail}"
+        echo
     fi
 done
