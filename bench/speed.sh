@@ -29,7 +29,8 @@
 #   ker err%, cta err%        error of its cycle estimate (sample_est_cycles)
 #                             against the full timing run's cycles
 #   RSS func, RSS tim         peak resident set size in MB
-# --markdown prints the same table as Markdown (README's Speed table).
+# --markdown prints the same table as Markdown (README's Speed table is made
+# from it).
 set -euo pipefail
 ws=build/warpsim
 tmax=$(nproc 2>/dev/null || echo 1)
@@ -62,6 +63,9 @@ cases=(
 )
 has_threads=0
 "$ws" run --help 2>&1 | grep -q -- '--threads' && has_threads=1
+# sampled mode needs a binary that knows the sample.* keys (older ones: "-")
+has_sample=0
+case $("$ws" options 2>/dev/null) in *sample.kernels*) has_sample=1 ;; esac
 tlist=()
 for ((n = 2; n <= tmax; n++)); do tlist+=("$n"); done
 
@@ -117,10 +121,14 @@ for c in "${cases[@]}"; do
     done
     row+=("$(awk -v a="$tcpu" -v b="$fcpu" 'BEGIN { printf "%.1f", a / b }')")
     for smp in sample.kernels=1 "sample.ctas=$ctas"; do
+        if [ "$has_sample" = 0 ]; then
+            row+=("-" "-" "-")
+            continue
+        fi
         run "$w" --size "$size" --config "$cfg" --mode timing "${one[@]}" --set "$smp"
         row+=("$(rate "$tinsn" "$cpu")"
               "$(awk -v f="$fcyc" -v d="$(stat gpu_sim_cycle)" 'BEGIN { printf "%.1f", (d > 0 ? f / d : 0) }')"
-              "$(awk -v f="$fcyc" -v e="$(stat sample_est_cycles)" 'BEGIN { if (e == "") e = f; printf "%+.1f", (e - f) / f * 100 }')")
+              "$(awk -v f="$fcyc" -v e="$(stat sample_est_cycles)" 'BEGIN { if (e == "") print "-"; else printf "%+.1f", (e - f) / f * 100 }')")
     done
     row+=("$frss" "$trss")
     if [ "$md" = 1 ]; then

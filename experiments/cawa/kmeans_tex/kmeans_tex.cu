@@ -7,7 +7,7 @@
 //  - the assignment kernel reads the feature-major points through the texture
 //    path (tex1Dfetch, here on a texture object: Rodinia's texture reference
 //    was removed in CUDA 12) and the centroids from constant memory, so its
-//    reuse (each point's features read once per centroid) is in the texture
+//    reuse (each point's features read once per centroid) is for the texture
 //    cache, not the L1D;
 //  - the host updates the centroids and repeats until no point changes its
 //    cluster or the iteration limit is reached.
@@ -18,6 +18,7 @@
 //   kmeans_tex NPOINTS [NFEATURES=34] [NCLUSTERS=5] [MAX_ITERS=10] [SEED=1]
 #include <cuda_runtime.h>
 #include <float.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,7 +46,7 @@ __global__ void assign(cudaTextureObject_t features, int npoints, int nfeatures,
     int p = blockIdx.x * blockDim.x + threadIdx.x;
     if (p >= npoints)
         return;
-    int best = -1;
+    int best = 0;
     float best_dist = FLT_MAX;
     for (int c = 0; c < nclusters; c++) {
         float dist = 0.0f;
@@ -73,7 +74,7 @@ static void cpu_assign(const float *points, const float *centroids, int npoints,
                        int nfeatures, int nclusters, int *membership)
 {
     for (int p = 0; p < npoints; p++) {
-        int best = -1;
+        int best = 0;
         float best_dist = FLT_MAX;
         for (int c = 0; c < nclusters; c++) {
             volatile float dist = 0.0f;
@@ -101,22 +102,37 @@ static void cpu_assign(const float *points, const float *centroids, int npoints,
         }                                                                            \
     } while (0)
 
+/* A whole decimal argument in [1, INT_MAX], else -1. */
+static long long arg_count(const char *s)
+{
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    return end != s && *end == '\0' && v >= 1 && v <= INT_MAX ? v : -1;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
+    const char *names[] = {"NPOINTS", "NFEATURES", "NCLUSTERS", "MAX_ITERS", "SEED"};
+    long long v[5] = {0, 34, 5, 10, 1};
+    if (argc < 2 || argc > 6) {
         fprintf(stderr, "usage: kmeans_tex NPOINTS [NFEATURES=34] [NCLUSTERS=5] "
                         "[MAX_ITERS=10] [SEED=1]\n");
         return 2;
     }
-    int npoints = atoi(argv[1]);
-    int nfeatures = argc > 2 ? atoi(argv[2]) : 34;
-    int nclusters = argc > 3 ? atoi(argv[3]) : 5;
-    int max_iters = argc > 4 ? atoi(argv[4]) : 10;
-    rng_state = argc > 5 ? strtoull(argv[5], NULL, 10) : 1;
-    if (npoints < nclusters || nfeatures < 1 || nclusters < 1 || max_iters < 1 ||
-        nclusters * nfeatures > MAX_CENTROID_VALUES) {
-        fprintf(stderr, "kmeans_tex: bad sizes (need NPOINTS >= NCLUSTERS >= 1, "
-                        "NCLUSTERS x NFEATURES <= %d)\n", MAX_CENTROID_VALUES);
+    for (int i = 1; i < argc; i++)
+        if ((v[i - 1] = arg_count(argv[i])) < 0) {
+            fprintf(stderr, "kmeans_tex: %s must be a whole number from 1 to %d, got '%s'\n",
+                    names[i - 1], INT_MAX, argv[i]);
+            return 2;
+        }
+    int npoints = (int)v[0], nfeatures = (int)v[1], nclusters = (int)v[2];
+    int max_iters = (int)v[3];
+    rng_state = (uint64_t)v[4];
+    /* the kernels index the points with int */
+    if (npoints < nclusters || v[1] * v[2] > MAX_CENTROID_VALUES || v[0] * v[1] > INT_MAX) {
+        fprintf(stderr, "kmeans_tex: bad sizes (need NPOINTS >= NCLUSTERS, NCLUSTERS x "
+                        "NFEATURES <= %d, NPOINTS x NFEATURES <= %d)\n",
+                MAX_CENTROID_VALUES, INT_MAX);
         return 2;
     }
     size_t nvals = (size_t)npoints * nfeatures;
@@ -128,6 +144,11 @@ int main(int argc, char **argv)
     int *membership = (int *)malloc(npoints * sizeof *membership);
     int *previous = (int *)malloc(npoints * sizeof *previous);
     int *want = (int *)malloc(npoints * sizeof *want);
+    if (!points || !centres || !centroids || !sum || !count || !membership || !previous ||
+        !want) {
+        fprintf(stderr, "kmeans_tex: out of host memory for %d points\n", npoints);
+        return 2;
+    }
     for (int i = 0; i < nclusters * nfeatures; i++)
         centres[i] = rng_float();
     for (int p = 0; p < npoints; p++) {
