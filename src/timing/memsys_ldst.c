@@ -210,9 +210,8 @@ void memsys_issue(struct mem_system *ms, const struct mem_inst *mi, uint64_t now
     } else {
         per_lane = mi->mask;
     }
-    for (uint32_t l = 0; l < 32; l++) {
-        if (!(per_lane >> l & 1))
-            continue;
+    for (uint32_t left = per_lane; left; left &= left - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(left);
         uint64_t a = mi->addr[l];
         uint8_t sp = mi->space;
         if (sp == PTX_SPACE_NONE) {

@@ -399,6 +399,37 @@ static void prefetch_step(const struct sm_warp *w, const struct sb_inst_regs *r)
             __builtin_prefetch(w->fregs + (size_t)w->fslot[r->write[k]] * FUNC_WARP_SIZE + q, 1);
 }
 
+/* The bits of slot (bit `bit` of unit U) that follow from its instruction
+ * buffer and hazards, its next instruction being pc of class ic: want_fetch,
+ * has_inst and can_issue, set where they hold (the caller cleared them). */
+static void refresh_buffer(struct sm *sm, uint32_t slot, const struct sm_warp *w,
+                           struct sm_sched_unit *U, uint64_t bit, uint32_t pc, unsigned ic)
+{
+    const struct timing_launch *L = sm->L;
+    if (w->ib_n < (sm->cfg->ibuffer_entries ? sm->cfg->ibuffer_entries : 1) &&
+        w->ib_pc != PC_EXIT)
+        sm->want_fetch[slot / 64] |= 1ull << (slot % 64);
+    if (w->ib_n == 0 || w->ib_pc != pc)
+        return;
+    U->has_inst |= bit;
+    if (w->at_bar)
+        return;
+    if (ic == ICLASS_MEMBAR &&
+        (w->pend_stores > 0 || memsys_stores_pending(sm->ms, sm->id, slot)))
+        return;
+    /* a large warp checks its rows' scoreboards itself */
+    if (w->lw ? !issue_lwm_ready(sm, slot, sm->now)
+              : scoreboard_hazard(&sm->sb, slot, &L->regs[pc]))
+        return;
+    /* barrel processing: no result of the warp may be in flight (a store
+     * completes when the LD/ST unit takes it, as a large warp's) */
+    if (!w->lw && sm->cfg->barrel && (w->pend_wb || w->pend_mem > w->pend_stores))
+        return;
+    U->can_issue |= bit;
+    if (!w->lw)
+        prefetch_step(w, &L->regs[pc]);
+}
+
 /* Recompute the ready bits of one slot from its state. */
 void sm_warp_refresh(struct sm *sm, uint32_t slot)
 {
@@ -432,9 +463,6 @@ void sm_warp_refresh(struct sm *sm, uint32_t slot)
         return;
     U->pc[i] = pc;
     U->active[i] = active;
-    if (w->ib_n < (sm->cfg->ibuffer_entries ? sm->cfg->ibuffer_entries : 1) &&
-        w->ib_pc != PC_EXIT)
-        sm->want_fetch[slot / 64] |= 1ull << (slot % 64);
     const struct timing_launch *L = sm->L;
     unsigned ic = L->an->pc[pc].iclass;
     if (iclass_is_mem(ic)) {
@@ -446,25 +474,29 @@ void sm_warp_refresh(struct sm *sm, uint32_t slot)
     if (w->lw ? issue_lwm_waits_long(sm, slot, pc)
               : scoreboard_long_hazard(&sm->sb, slot, &L->regs[pc]))
         v->next_waits_long |= bit;
-    if (w->ib_n == 0 || w->ib_pc != pc)
+    refresh_buffer(sm, slot, w, U, bit, pc, ic);
+}
+
+/* What sm_warp_refresh would give after a change to a (non-large) warp's
+ * instruction buffer (a fetch) or a release of short-latency registers,
+ * the rest of its state as at its last refresh: only want_fetch, has_inst
+ * and can_issue can change.  A slot marked dirty is left to its full
+ * refresh. */
+static void refresh_buffer_only(struct sm *sm, uint32_t slot)
+{
+    if (sm->dirty[slot / 64] >> (slot % 64) & 1)
         return;
-    U->has_inst |= bit;
-    if (w->at_bar)
-        return;
-    if (ic == ICLASS_MEMBAR &&
-        (w->pend_stores > 0 || memsys_stores_pending(sm->ms, sm->id, slot)))
-        return;
-    /* a large warp checks its rows' scoreboards itself */
-    if (w->lw ? !issue_lwm_ready(sm, slot, sm->now)
-              : scoreboard_hazard(&sm->sb, slot, &L->regs[pc]))
-        return;
-    /* barrel processing: no result of the warp may be in flight (a store
-     * completes when the LD/ST unit takes it, as a large warp's) */
-    if (!w->lw && sm->cfg->barrel && (w->pend_wb || w->pend_mem > w->pend_stores))
-        return;
-    U->can_issue |= bit;
-    if (!w->lw)
-        prefetch_step(w, &L->regs[pc]);
+    struct sm_warp *w = &sm->warps[slot];
+    struct sm_sched_unit *U = &sm->units[sm->slot_unit[slot]];
+    uint64_t bit = 1ull << sm->slot_index[slot];
+    uint32_t active;
+    uint32_t pc = sm_warp_next_pc(w, &active);
+    if (!(U->view.valid & bit) || pc == PC_EXIT)
+        return; /* no such bit set, none to set */
+    sm->want_fetch[slot / 64] &= ~(1ull << (slot % 64));
+    U->has_inst &= ~bit;
+    U->can_issue &= ~bit;
+    refresh_buffer(sm, slot, w, U, bit, pc, sm->L->an->pc[pc].iclass);
 }
 
 static void cta_complete(struct sm *sm, uint32_t cs, uint64_t now)
@@ -620,11 +652,18 @@ static void writebacks(struct sm *sm, uint64_t now)
             mark_dirty(sm, x->slot);
             continue;
         }
-        if (x->kind == SM_WB_RELEASE)
-            scoreboard_release(&sm->sb, x->slot, &sm->L->regs[x->pc]);
         w->pend_wb--;
         sm->c.alu_inflight--;
-        mark_dirty(sm, s_of(sm, w));
+        if (x->kind == SM_WB_RELEASE) {
+            scoreboard_release(&sm->sb, x->slot, &sm->L->regs[x->pc]);
+            /* a short result's release touches no long-latency register:
+             * only the hazards of the buffered instruction can clear, and
+             * none is left where the warp could issue already */
+            if (!(sm->units[sm->slot_unit[x->slot]].can_issue >> sm->slot_index[x->slot] & 1))
+                refresh_buffer_only(sm, x->slot);
+        } else {
+            mark_dirty(sm, s_of(sm, w));
+        }
         sm_warp_try_free(sm, x->slot, now);
         sm->progressed = 1;
     }
@@ -692,23 +731,36 @@ void sm_barrier_scan(struct sm *sm, uint32_t cta_slot, uint64_t now)
     }
 }
 
+/* Can execution unit u (enum sm_unit) take an instruction this cycle? */
+static int unit_free(struct sm *sm, int u, uint64_t now)
+{
+    if (u == SM_UNIT_MEM)
+        return sm->ldst_used < (sm->cfg->ldst_units ? sm->cfg->ldst_units : 1) &&
+               memsys_can_issue(sm->ms, sm->id);
+    return sm_pipe_free(&sm->pipes[u], now) >= 0;
+}
+
 static uint64_t unit_ready(struct sm *sm, struct sm_sched_unit *U, uint64_t now)
 {
     uint64_t ready = 0;
     for (int u = 0; u < SM_UNIT_COUNT; u++) {
         uint64_t m = U->can_issue & U->unit_mask[u];
-        if (!m)
-            continue;
-        int ok;
-        if (u == SM_UNIT_MEM)
-            ok = sm->ldst_used < (sm->cfg->ldst_units ? sm->cfg->ldst_units : 1) &&
-                 memsys_can_issue(sm->ms, sm->id);
-        else
-            ok = sm_pipe_free(&sm->pipes[u], now) >= 0;
-        if (ok)
+        if (m && unit_free(sm, u, now))
             ready |= m;
     }
     return ready;
+}
+
+/* Is scheduler slot i of U ready (unit_ready's bit i), after an issue? */
+static int slot_ready(struct sm *sm, struct sm_sched_unit *U, uint32_t i, uint64_t now)
+{
+    uint64_t bit = 1ull << i;
+    if (!(U->can_issue & bit))
+        return 0;
+    for (int u = 0; u < SM_UNIT_COUNT; u++)
+        if (U->unit_mask[u] & bit)
+            return unit_free(sm, u, now);
+    return 0;
 }
 
 static void classify(struct sm *sm, struct sm_sched_unit *U, int cls, uint64_t n)
@@ -764,7 +816,7 @@ static int unit_cycle(struct sm *sm, uint32_t u, uint64_t now, struct err *e)
         int rc = sm->issue->issue(sm, slot, now, e);
         if (rc != WS_OK)
             return rc;
-        if (n + 1 < max && !(unit_ready(sm, U, now) & (1ull << pick)))
+        if (n + 1 < max && !slot_ready(sm, U, (uint32_t)pick, now))
             break;
     }
     U->view.last_issued = pick;
@@ -818,7 +870,10 @@ static void fetch(struct sm *sm, uint64_t now)
         if (w->fetch_wait || memsys_ifetch(sm->ms, sm->id, addr, now, &ready_at)) {
             sm_set_fetch_wait(sm, s, 0);
             w->ib_n = cap;
-            mark_dirty(sm, s);
+            if (w->lw)
+                mark_dirty(sm, s);
+            else
+                refresh_buffer_only(sm, s);
         } else {
             sm->c.ifetch_miss++;
             sm_set_fetch_wait(sm, s, 1);
