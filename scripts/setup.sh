@@ -10,7 +10,7 @@ mkdir -p build
 log=build/setup-build.log
 printf 'setup: building build/warpsim ... '
 t0=$SECONDS
-if { cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j"$(nproc)"; } >"$log" 2>&1; then
+if scripts/build.sh build >"$log" 2>&1; then
   echo "done ($((SECONDS - t0)) s)"
 else
   echo failed

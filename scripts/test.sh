@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# test.sh: the whole test suite.  Builds warpsim twice, optimised (build/) and
-# with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/), and runs
-# every CTest test in both.  Installs missing Debian packages first.  Tests
-# that cannot run here (no nvcc) are reported as skipped, with the reason
-# printed when the build is configured.  The last line counts both builds:
+# test.sh: the whole test suite.  Builds warpsim twice, optimised (build/, by
+# scripts/build.sh as scripts/setup.sh does) and with AddressSanitizer +
+# UndefinedBehaviorSanitizer (build-asan/), and runs every CTest test in
+# both.  Installs missing Debian packages first.  Tests that cannot run here
+# (no nvcc) are reported as skipped, with the reason printed when the build
+# is configured.  The last line counts both builds:
 # "N passed, M failed, K skipped".  When clang is installed, a clang build
 # with ASan + UBSan (build-clang/) and its tests run too, so the code stays
 # warning-free under both compilers and clean under both compilers'
@@ -14,8 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 jobs=$(nproc)
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build -j"$jobs"
+scripts/build.sh build
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DWS_SANITIZE=ON >/dev/null
 cmake --build build-asan -j"$jobs"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
