@@ -465,6 +465,7 @@ int memsys_new(const struct gpu_config *cfg, const struct dev_mem *mem, struct s
         mshr_init(&sm->l1c_mshr, c->l1c.mshr_entries, c->l1c.mshr_max_merge);
         mshr_init(&sm->l1t_mshr, c->l1t.mshr_entries, c->l1t.mshr_max_merge);
         sm->l1i_ready = xcalloc((size_t)c->l1i.sets * c->l1i.assoc, sizeof *sm->l1i_ready);
+        sm->l1i_last_line = UINT64_MAX;
         lost_locality_init(&sm->lost, c->max_warps_per_sm);
         pool_cap += sm->l1d_mshr.entries + sm->l1c_mshr.entries + c->l1d.miss_queue +
                     2ull * c->icnt_queue + 16;

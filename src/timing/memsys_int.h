@@ -92,6 +92,8 @@ struct sm_mem {
     struct cache l1c, l1i, l1t;
     struct mshr_table l1d_mshr, l1c_mshr, l1t_mshr;
     uint64_t *l1i_ready;        /* [sets * assoc] core cycle the line arrives */
+    uint64_t l1i_last_line;     /* the line of the last fetch that hit (UINT64_MAX: */
+    uint32_t l1i_last_set, l1i_last_way; /* none), there until the next L1I allocation */
     struct lost_locality lost;  /* victim tags as a statistic (lost_locality.h) */
     memsys_listener fn;         /* NULL: no kind is listened to */
     void *fn_ctx;

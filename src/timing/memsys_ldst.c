@@ -803,8 +803,17 @@ int memsys_ifetch(struct mem_system *ms, uint32_t sm, uint64_t addr, uint64_t no
     struct sm_mem *m = &ms->sm[sm];
     struct cache *c = &m->l1i;
     uint64_t line = addr >> ms->l1i_shift;
-    uint32_t set = cache_set_index(c, line), way;
-    int r = cache_probe(c, set, line << ms->l1i_shift, &way);
+    uint32_t set, way;
+    /* the line of the last hit is where it was, and arrived, until the next
+     * allocation: no lookup (most fetches follow their predecessor's line) */
+    int r = line == m->l1i_last_line ? CACHE_HIT : CACHE_MISS;
+    if (r == CACHE_HIT) {
+        set = m->l1i_last_set;
+        way = m->l1i_last_way;
+    } else {
+        set = cache_set_index(c, line);
+        r = cache_probe(c, set, line << ms->l1i_shift, &way);
+    }
     if (r != CACHE_MISS) {
         uint64_t t = m->l1i_ready[(size_t)set * c->assoc + way];
         if (t <= now) {
@@ -812,6 +821,9 @@ int memsys_ifetch(struct mem_system *ms, uint32_t sm, uint64_t addr, uint64_t no
             m->l1i_hits++;
             struct cache_access ca = {.line_addr = line, .sm = sm, .warp = -1};
             cache_touch(c, set, way, &ca);
+            m->l1i_last_line = line;
+            m->l1i_last_set = set;
+            m->l1i_last_way = way;
             return 1;
         }
         *ready_at = t; /* the fill is on its way: same miss, not counted again */
@@ -819,6 +831,7 @@ int memsys_ifetch(struct mem_system *ms, uint32_t sm, uint64_t addr, uint64_t no
     }
     m->l1i_accesses++;
     m->l1i_misses++;
+    m->l1i_last_line = UINT64_MAX;
     struct cache_access ca = {.line_addr = line, .sm = sm, .warp = -1};
     struct cache_victim v;
     if (cache_allocate(c, set, line << ms->l1i_shift, &ca, &way, &v) != 0)
@@ -861,6 +874,7 @@ void memsys_l1i_warm(struct mem_system *ms, uint32_t sm, uint64_t lo, uint64_t h
 {
     struct sm_mem *m = &ms->sm[sm];
     struct cache *c = &m->l1i;
+    m->l1i_last_line = UINT64_MAX;
     for (uint64_t line = lo >> ms->l1i_shift; line << ms->l1i_shift < hi; line++) {
         uint32_t set = cache_set_index(c, line), way;
         struct cache_access ca = {.line_addr = line, .sm = sm, .warp = -1};

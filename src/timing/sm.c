@@ -517,12 +517,10 @@ static void cta_complete(struct sm *sm, uint32_t cs, uint64_t now)
     c->used = 0;
 }
 
-/* Free the slot when the warp finished and nothing of it is in flight. */
-void sm_warp_try_free(struct sm *sm, uint32_t slot, uint64_t now)
+void sm_warp_free_finished(struct sm *sm, uint32_t slot, uint64_t now)
 {
     struct sm_warp *w = &sm->warps[slot];
-    if (!w->valid || !w->done || w->pend_wb || w->pend_mem ||
-        memsys_stores_pending(sm->ms, sm->id, slot))
+    if (w->pend_wb || w->pend_mem || memsys_stores_pending(sm->ms, sm->id, slot))
         return;
     struct sm_cta *c = &sm->ctas[w->cta_slot];
     w->valid = 0;

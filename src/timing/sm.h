@@ -352,8 +352,15 @@ static inline void sm_set_fetch_wait(struct sm *sm, uint32_t slot, uint8_t v)
 }
 /* Recompute the ready bits of one slot from its state. */
 void sm_warp_refresh(struct sm *sm, uint32_t slot);
+/* sm_warp_try_free of a valid slot whose warp is done. */
+void sm_warp_free_finished(struct sm *sm, uint32_t slot, uint64_t now);
 /* Free the slot when the warp finished and nothing of it is in flight. */
-void sm_warp_try_free(struct sm *sm, uint32_t slot, uint64_t now);
+static inline void sm_warp_try_free(struct sm *sm, uint32_t slot, uint64_t now)
+{
+    const struct sm_warp *w = &sm->warps[slot];
+    if (w->valid && w->done)
+        sm_warp_free_finished(sm, slot, now);
+}
 /* After warp activity in CTA slot cta_slot, wake warps released from a barrier. */
 void sm_barrier_scan(struct sm *sm, uint32_t cta_slot, uint64_t now);
 
