@@ -481,7 +481,11 @@ void sm_warp_refresh(struct sm *sm, uint32_t slot)
  * instruction buffer (a fetch) or a release of short-latency registers,
  * the rest of its state as at its last refresh: only want_fetch, has_inst
  * and can_issue can change.  A slot marked dirty is left to its full
- * refresh. */
+ * refresh.  This rests on two facts a change elsewhere must keep (or mark
+ * the slot dirty instead): a plain warp's ready bits depend neither on the
+ * cycle nor on other warps, and a short result's register never carries a
+ * long-latency mark (an instruction issues only when none of its
+ * destinations is pending). */
 static void refresh_buffer_only(struct sm *sm, uint32_t slot)
 {
     if (sm->dirty[slot / 64] >> (slot % 64) & 1)
