@@ -486,10 +486,51 @@ void sm_warp_refresh(struct sm *sm, uint32_t slot)
  * cycle nor on other warps, and a short result's register never carries a
  * long-latency mark (an instruction issues only when none of its
  * destinations is pending). */
-static void refresh_buffer_only(struct sm *sm, uint32_t slot)
+#ifndef NDEBUG
+/* Debug builds: the ready bits of a slot that is not marked dirty must be
+ * what a full refresh gives (it then replaces them, so a debug build
+ * behaves as the full refresh would).  Called where the incremental update
+ * stands in for the full one. */
+static void check_ready_bits(struct sm *sm, uint32_t slot)
 {
     if (sm->dirty[slot / 64] >> (slot % 64) & 1)
         return;
+    struct sm_sched_unit *U = &sm->units[sm->slot_unit[slot]];
+    uint32_t i = sm->slot_index[slot];
+    uint64_t bit = 1ull << i;
+    const struct sched_view *v = &U->view;
+    uint64_t bits[8 + SM_UNIT_COUNT], now_bits[8 + SM_UNIT_COUNT];
+    for (int pass = 0; pass < 2; pass++) {
+        uint64_t *b = pass ? now_bits : bits;
+        b[0] = v->valid & bit;
+        b[1] = v->next_is_load & bit;
+        b[2] = v->next_is_mem & bit;
+        b[3] = (v->long_op_pending & bit) | (v->next_waits_long & bit) << 1;
+        b[4] = v->at_barrier & bit;
+        b[5] = (U->has_inst & bit) | (U->can_issue & bit) << 1;
+        b[6] = sm->want_fetch[slot / 64] >> (slot % 64) & 1;
+        b[7] = (uint64_t)U->pc[i] << 32 | U->active[i];
+        for (int u = 0; u < SM_UNIT_COUNT; u++)
+            b[8 + u] = U->unit_mask[u] & bit;
+        if (!pass)
+            sm_warp_refresh(sm, slot);
+    }
+    for (int k = 0; k < 8 + SM_UNIT_COUNT; k++)
+        if (bits[k] != now_bits[k])
+            panic("SM %u slot %u: incremental ready bits differ from a full refresh (word %d: "
+                  "%#llx, full %#llx)",
+                  sm->id, slot, k, (unsigned long long)bits[k], (unsigned long long)now_bits[k]);
+}
+#else
+static inline void check_ready_bits(struct sm *sm, uint32_t slot)
+{
+    (void)sm;
+    (void)slot;
+}
+#endif
+
+static void refresh_buffer_update(struct sm *sm, uint32_t slot)
+{
     struct sm_warp *w = &sm->warps[slot];
     struct sm_sched_unit *U = &sm->units[sm->slot_unit[slot]];
     uint64_t bit = 1ull << sm->slot_index[slot];
@@ -501,6 +542,14 @@ static void refresh_buffer_only(struct sm *sm, uint32_t slot)
     U->has_inst &= ~bit;
     U->can_issue &= ~bit;
     refresh_buffer(sm, slot, w, U, bit, pc, sm->L->an->pc[pc].iclass);
+}
+
+static void refresh_buffer_only(struct sm *sm, uint32_t slot)
+{
+    if (sm->dirty[slot / 64] >> (slot % 64) & 1)
+        return;
+    refresh_buffer_update(sm, slot);
+    check_ready_bits(sm, slot);
 }
 
 static void cta_complete(struct sm *sm, uint32_t cs, uint64_t now)
@@ -663,6 +712,8 @@ static void writebacks(struct sm *sm, uint64_t now)
              * none is left where the warp could issue already */
             if (!(sm->units[sm->slot_unit[x->slot]].can_issue >> sm->slot_index[x->slot] & 1))
                 refresh_buffer_only(sm, x->slot);
+            else
+                check_ready_bits(sm, x->slot);
         } else {
             mark_dirty(sm, s_of(sm, w));
         }
