@@ -477,15 +477,6 @@ void sm_warp_refresh(struct sm *sm, uint32_t slot)
     refresh_buffer(sm, slot, w, U, bit, pc, ic);
 }
 
-/* What sm_warp_refresh would give after a change to a (non-large) warp's
- * instruction buffer (a fetch) or a release of short-latency registers,
- * the rest of its state as at its last refresh: only want_fetch, has_inst
- * and can_issue can change.  A slot marked dirty is left to its full
- * refresh.  This rests on two facts a change elsewhere must keep (or mark
- * the slot dirty instead): a plain warp's ready bits depend neither on the
- * cycle nor on other warps, and a short result's register never carries a
- * long-latency mark (an instruction issues only when none of its
- * destinations is pending). */
 #ifndef NDEBUG
 /* Debug builds: the ready bits of a slot that is not marked dirty must be
  * what a full refresh gives (it then replaces them, so a debug build
@@ -529,6 +520,15 @@ static inline void check_ready_bits(struct sm *sm, uint32_t slot)
 }
 #endif
 
+/* What sm_warp_refresh would give after a change to a (non-large) warp's
+ * instruction buffer (a fetch) or a release of short-latency registers,
+ * the rest of its state as at its last refresh: only want_fetch, has_inst
+ * and can_issue can change.  A slot marked dirty is left to its full
+ * refresh.  This rests on two facts a change elsewhere must keep (or mark
+ * the slot dirty instead): a plain warp's ready bits depend neither on the
+ * cycle nor on other warps, and a short result's register never carries a
+ * long-latency mark (an instruction issues only when none of its
+ * destinations is pending). */
 static void refresh_buffer_update(struct sm *sm, uint32_t slot)
 {
     struct sm_warp *w = &sm->warps[slot];
