@@ -7,12 +7,13 @@
 # Fig. 9, 12 and 10 for both together, and the warps-per-phase timelines,
 # beside the paper's numbers, into experiments/paws/results-<size>.md.
 #
-# usage: experiments/paws/run.sh [RODINIA_CHECKOUT [--built DIR]] [--size S] [--warpsim PATH] [--jobs N]
+# usage: experiments/paws/run.sh [RODINIA_CHECKOUT [--built DIR] [--commit SHA]] [--size S] [--warpsim PATH] [--jobs N]
 #
 # RODINIA_CHECKOUT is a work tree of github.com/yuhc/gpu-rodinia (read only;
 # its commit goes into the results); without it only the built-ins run.
 # --built DIR: the programs were built by experiments/rodinia/build.sh into
 # DIR already (not rebuilt: a rebuilt executable reruns its points).
+# --commit SHA names the checkout's commit when it is not a git work tree.
 # Nothing is downloaded.  --jobs: simulations at once (default 1).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,15 +24,17 @@ warpsim="$root/build/warpsim"
 jobs=1
 rodinia=
 built=
+rev=
 while [ $# -gt 0 ]; do
     case "$1" in
-    --size|--warpsim|--jobs|--built) [ $# -ge 2 ] || usage ;;
+    --size|--warpsim|--jobs|--built|--commit) [ $# -ge 2 ] || usage ;;
     esac
     case "$1" in
     --size) size=$2; shift 2 ;;
     --warpsim) warpsim=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     --built) built=$2; shift 2 ;;
+    --commit) rev=$2; shift 2 ;;
     -*) usage ;;
     *) [ -z "$rodinia" ] || usage; rodinia=$1; shift ;;
     esac
@@ -47,10 +50,9 @@ stats=$stats,sample_est_cycles,load_cycles_idle,load_cycles_alu_only,load_cycles
     --sql "SELECT workload, policy_name, dir FROM points WHERE grp = 'phases' AND status = 'ok'" \
     >"$here/out-$size/timelines.csv"
 csvs=("$here/out-$size/results.csv" --timelines "$here/out-$size/timelines.csv")
-rev=
 if [ -n "$rodinia" ]; then
     [ -d "$rodinia/cuda" ] || { echo "run.sh: '$rodinia' has no cuda/ folder" >&2; exit 2; }
-    rev=$(git -C "$rodinia" rev-parse HEAD 2>/dev/null || echo unknown)
+    [ -n "$rev" ] || rev=$(git -C "$rodinia" rev-parse HEAD 2>/dev/null || echo unknown)
     progs="b+tree backprop bfs cfd dwt2d gaussian heartwall hotspot lavaMD lud nn nw pathfinder srad_v1 srad_v2"
     out=$here/out-rodinia
     if [ -z "$built" ]; then   # stops here when a program does not build
