@@ -157,6 +157,9 @@ static const struct cfg_key cfg_keys[] = {
     K_U32("sm.regs_per_thread", regs_per_thread, "0", 0, 255,
           "registers per thread for occupancy (0 = ptxas's count where the kernel has one, "
           "as the built-in workloads do, else an estimate from the PTX's register pressure)"),
+    K_U32("sm.regs_round", regs_round, "4", 1, 256,
+          "a CTA's registers are allocated for its threads padded to whole warps, each "
+          "thread's count rounded up to a multiple of this (GPGPU-Sim 3.x: 4; 1 = exact)"),
     K_SZ32("sm.shared", shared_per_sm, "48K", 0, 64 * MiB, "shared memory per SM in bytes"),
     K_U32("sm.schedulers", n_schedulers, "2", 1, 1024,
           "warp schedulers per SM (warp slot i goes to scheduler i % n)"),

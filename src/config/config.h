@@ -78,6 +78,7 @@ struct gpu_config {
     uint32_t max_ctas_per_sm;
     uint32_t regs_per_sm;        /* 32-bit registers */
     uint32_t regs_per_thread;    /* occupancy input; 0 = analysis estimate */
+    uint32_t regs_round;         /* per-thread registers allocated in multiples of this */
     uint32_t shared_per_sm;      /* bytes */
     uint32_t n_schedulers;       /* per SM; warp slot i -> scheduler i % n */
     uint32_t issue_interval;     /* cycles between issues of one scheduler (1, or 2 for PAWS) */
@@ -211,6 +212,15 @@ void config_print_used(const struct gpu_config *c, FILE *out);
 void config_print_json(const struct gpu_config *c, FILE *out, int indent);
 /* Key list with documentation and defaults (warpsim options). */
 void config_describe(FILE *out);
+
+/* Registers per thread as a CTA's allocation counts them: rpt rounded up to a
+ * multiple of sm.regs_round (GPGPU-Sim 3.x's shader_core_config::max_cta; the
+ * CTA's threads are padded to whole warps beside it). */
+static inline uint32_t config_regs_alloc(const struct gpu_config *c, uint32_t rpt)
+{
+    uint32_t round = c->regs_round ? c->regs_round : 1;
+    return (rpt + round - 1) / round * round;
+}
 
 /* Size text "64K", "4G", "123" -> bytes; 0 on success. */
 int config_parse_size(const char *s, uint64_t *out);

@@ -190,7 +190,7 @@ RT_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, con
     attr->sharedSizeBytes = shared;
     attr->localSizeBytes = local;
     attr->numRegs = (int)regs;
-    uint32_t by_regs = regs ? c->regs_per_sm / regs : 1024;
+    uint32_t by_regs = regs ? c->regs_per_sm / config_regs_alloc(c, regs) : 1024;
     uint32_t maxt = by_regs / 32 * 32;
     if (maxt > 1024)
         maxt = 1024;
@@ -225,8 +225,9 @@ RT_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
     uint64_t n = c->max_ctas_per_sm;
     if (threads > 0 && c->max_threads_per_sm / threads < n)
         n = c->max_threads_per_sm / threads;
-    if (regs && c->regs_per_sm / (regs * threads) < n)
-        n = c->regs_per_sm / (regs * threads);
+    uint64_t cta_regs = (uint64_t)config_regs_alloc(c, regs) * threads; /* as timing_run */
+    if (regs && c->regs_per_sm / cta_regs < n)
+        n = c->regs_per_sm / cta_regs;
     uint64_t smem = shared + dynamicSMemSize;
     if (smem && c->shared_per_sm / smem < n)
         n = c->shared_per_sm / smem;

@@ -740,7 +740,8 @@ int timing_run(struct timing *t, struct func_kernel *k, struct err *e)
                        ? k->an->func_regs[k->func]
                        : timing_regs_per_thread(m, k->func);
     t->regs_from[t->cfg->regs_per_thread ? 0 : m->funcs[k->func].ptxas_regs ? 1 : 2]++;
-    uint32_t regs = rpt * k->threads_per_cta;
+    /* allocated as GPGPU-Sim 3.x allocates them: whole warps, sm.regs_round */
+    uint32_t regs = config_regs_alloc(t->cfg, rpt) * k->warps_per_cta * FUNC_WARP_SIZE;
     uint32_t shared = (uint32_t)(m->funcs[k->func].shared_bytes + k->dyn_shared);
     int rc = launch_fits(t, k, regs, shared, e);
     if (rc != WS_OK)

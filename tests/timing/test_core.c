@@ -447,10 +447,11 @@ static void test_occupancy_limit(void **state)
     assert_non_null(strstr(ws_last_error(gpu), "sm.registers"));
     ws_gpu_free(gpu);
 
-    /* sm.regs_per_thread replaces the PTX estimate: 2 registers x 128 threads fit */
+    /* sm.regs_per_thread replaces the PTX estimate: 2 registers, allocated as 4
+     * (sm.regs_round), x 128 threads fit 512 */
     assert_int_equal(ws_gpu_new(&gpu), WS_OK);
     assert_int_equal(ws_gpu_set(gpu, "mode", "timing"), WS_OK);
-    assert_int_equal(ws_gpu_set(gpu, "sm.registers", "256"), WS_OK);
+    assert_int_equal(ws_gpu_set(gpu, "sm.registers", "512"), WS_OK);
     assert_int_equal(ws_gpu_set(gpu, "sm.regs_per_thread", "2"), WS_OK);
     ptx = loop_ptx(4, 1);
     assert_int_equal(ws_module_load_string(gpu, ptx, "loop.ptx", &mod), WS_OK);
