@@ -25,6 +25,7 @@ set(WS_CUDART_SOURCES
   ${PROJECT_SOURCE_DIR}/src/runtime/cudart_texture.c
   ${PROJECT_SOURCE_DIR}/src/runtime/cudart_device.c
   ${PROJECT_SOURCE_DIR}/src/runtime/cudart_report.c
+  ${PROJECT_SOURCE_DIR}/src/runtime/cudart_ptxas.c
   ${PROJECT_SOURCE_DIR}/src/runtime/cudart_stubs.c)
 add_library(warpsim_cudart_objs OBJECT ${WS_CUDART_SOURCES})
 set_target_properties(warpsim_cudart_objs PROPERTIES POSITION_INDEPENDENT_CODE ON
@@ -179,9 +180,16 @@ if(NVCC)
   # the timeline of a two-launch program under `warpsim exec --timeline`
   add_test(NAME cuda/timeline COMMAND ${PROJECT_SOURCE_DIR}/tests/cuda/timeline.sh
            $<TARGET_FILE:warpsim> ${WS_CUDA_OUT}/multi)
+  # ptx.ptxas_regs: the registers of an exec'd program's kernels from ptxas -v
+  get_filename_component(WS_NVCC_DIR ${NVCC} DIRECTORY)
+  add_test(NAME cuda/ptxas_regs COMMAND ${PROJECT_SOURCE_DIR}/tests/cuda/ptxas_regs.sh
+           $<TARGET_FILE:warpsim> ${WS_CUDA_OUT}/multi)
+  set_tests_properties(cuda/ptxas_regs PROPERTIES ENVIRONMENT "WARPSIM_PTXAS=${WS_NVCC_DIR}/ptxas")
   if(WS_SANITIZE)
     # preloaded into the program only (the script's own shell is not instrumented)
     set_tests_properties(cuda/sigint cuda/fault cuda/timeline PROPERTIES ENVIRONMENT "WS_PRELOAD=${WS_ASAN_RUNTIME}")
+    set_tests_properties(cuda/ptxas_regs PROPERTIES ENVIRONMENT
+                         "WARPSIM_PTXAS=${WS_NVCC_DIR}/ptxas;WS_PRELOAD=${WS_ASAN_RUNTIME}")
     # the sweep test's program points run these programs too
     set_tests_properties(sweep/local PROPERTIES ENVIRONMENT "WS_PRELOAD=${WS_ASAN_RUNTIME}")
   endif()

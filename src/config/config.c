@@ -192,6 +192,11 @@ static const struct cfg_key cfg_keys[] = {
            "the instructions they depend on, as a scheduling compiler places them (PTX-plus "
            "order, the code GPGPU-Sim 3.x papers ran; analysis/hoist.h); results are "
            "unchanged, the issue order moves; 0: nvcc's PTX order. Set before loading code"),
+    K_BOOL("ptx.ptxas_regs", ptxas_regs, "0",
+           "1: `warpsim exec` runs ptxas -v on each translation unit's PTX when it loads and "
+           "sizes the kernels' CTAs with ptxas's register counts, as GPGPU-Sim 3.x does "
+           "(ptxas: $WARPSIM_PTXAS, else on PATH, else /usr/local/cuda/bin; an error when "
+           "none runs); 0: warpsim's estimate from the PTX's register pressure"),
     K_U32("lwm.rows", lwm_rows, "8", 1, 16,
           "rows of 32 threads per large warp under sm.issue_model=lwm (slides: 256-thread "
           "warps, 8 rows, are best); a CTA's warps are grouped in launch order"),

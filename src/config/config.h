@@ -91,6 +91,7 @@ struct gpu_config {
     uint32_t barrel;             /* 1: a warp issues only once its previous instructions completed */
     uint32_t store_ack;          /* 1: stores are acknowledged; warps and fences wait for them */
     uint32_t hoist_loads;        /* 1: loads move up their block (analysis/hoist.h) */
+    uint32_t ptxas_regs;         /* 1: exec'd kernels' registers from ptxas -v */
 
     /* execution units: count = pipeline registers (units that can accept an
      * instruction per cycle), latency and initiation interval in core cycles */

@@ -320,6 +320,12 @@ cudaError_t rt_load_fatbin(struct rt_fatbin *fb, const char *fn)
         rt_ptx_name(fb, en->arch, name, sizeof name);
         rt_ptx_dump(fb, ptx, plen, en->arch);
         int st = ws_module_load_string(gpu, ptx, name, &fb->mod);
+        if (st == WS_OK && gpu->config.ptxas_regs &&
+            rt_ptxas_regs(fb->mod, ptx, plen, en->arch, name, e.msg, sizeof e.msg) != 0) {
+            free(ptx);
+            fb->load_rc = cudaErrorInvalidPtx; /* asked for ptxas's counts: no fallback */
+            break;
+        }
         free(ptx);
         if (st == WS_OK) {
             fb->load_rc = cudaSuccess;

@@ -129,6 +129,13 @@ void rt_ptx_dump(const struct rt_fatbin *fb, const char *ptx, size_t len, unsign
 /* Write the PTX of every translation unit that was never loaded. */
 void rt_ptx_dump_unloaded(void);
 
+/* cudart_ptxas.c */
+/* ptx.ptxas_regs: run ptxas -v on one translation unit's PTX (its own target,
+ * sm_arch) and give each kernel ptxas's register count (ws_module_set_regs).
+ * 0, or -1 with msg (ptxas missing or failing, a count missing). */
+int rt_ptxas_regs(ws_module *mod, const char *ptx, size_t len, unsigned arch, const char *name,
+                  char *msg, size_t msglen);
+
 /* cudart_memory.c */
 /* Copy managed memory host -> device before a kernel, device -> host after. */
 void rt_managed_push(ws_gpu *gpu);
