@@ -35,6 +35,8 @@ case "$jobs" in ''|*[!0-9]*|0) echo "run.sh: bad --jobs '$jobs'" >&2; exit 2 ;; 
 warpsim=$(cd "$(dirname "$warpsim")" && pwd)/$(basename "$warpsim")
 nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
 [ -x "$nvcc" ] || { echo "run.sh: no nvcc at '$nvcc' (set NVCC)" >&2; exit 2; }
+# the points size kmeans_tex's CTAs with ptxas's register counts (ptx.ptxas_regs=1)
+export WARPSIM_PTXAS=${WARPSIM_PTXAS:-$(dirname "$nvcc")/ptxas}
 mkdir -p "$out/build"
 out=$(cd "$out" && pwd)
 # built again only when the source is newer: a point's key includes the
