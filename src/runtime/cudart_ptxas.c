@@ -11,7 +11,6 @@
 #include "runtime/cudart_internal.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,9 +88,14 @@ static int run_ptxas(const char *ptxas, const char *file, unsigned arch, char **
     text[n] = '\0';
     close(fd[0]);
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+    pid_t w;
+    while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
         ;
     *out = text;
+    if (w < 0) { /* e.g. the program's own SIGCHLD handler reaped it: no status to trust */
+        snprintf(msg, msglen, "%s %s: waitpid: %s", ptxas, archopt, strerror(errno));
+        return -1;
+    }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
         return 0;
     const char *line = strstr(text, "error");
