@@ -282,6 +282,14 @@ static int h_scheduler(struct cimp *x, const char *value, const char *key)
         return cimp_set(x, "sm.sched", "two_level_active:active=%" PRIu64 "%s", v[0],
                         v[1] == 2 ? ",inner=gto" : "");
     }
+    if (strncmp(value, "tl:", 3) == 0) {
+        /* GPGPU-Sim 3.1.1-3.2.0's two-level scheduler, tl:<active> */
+        uint64_t v;
+        size_t n;
+        if (cimp_list(value + 3, ':', &v, 1, &n) != 0 || n != 1 || v == 0)
+            return cimp_bad(x, value, "tl:<active>");
+        return cimp_set(x, "sm.sched", "two_level_active:active=%" PRIu64 ",release=3.2.0", v);
+    }
     cimp_ignore(x, "%s %s (scheduler not mapped: choose one with sm.sched)", x->opt, value);
     return WS_OK;
 }

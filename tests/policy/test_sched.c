@@ -265,6 +265,52 @@ static void test_two_level_active_gto_orders(void **state)
     h_close(&h);
 }
 
+/* release=3.2.0 (GPGPU-Sim 3.2.0's tl:N): a long-latency wait does not demote,
+ * a barrier does, one warp a cycle, and the first pending warp that is not
+ * waiting is promoted, one a cycle */
+static void test_two_level_active_320(void **state)
+{
+    (void)state;
+    struct harness h;
+    h_open(&h, "two_level_active:active=2,release=3.2.0", 6);
+    h.v.ready = 0x3f;
+    /* the active set fills one warp a cycle: only 0 at first, then 0 and 1 */
+    assert_int_equal(h_cycle(&h), 0);
+    uint64_t seen = 0;
+    for (int k = 0; k < 6; k++)
+        seen |= 1ull << h_cycle(&h);
+    assert_int_equal(seen, 0x3);
+
+    /* warp 0 waits on a load: it stays active (3.2.0's long-op test never matched) */
+    h.v.long_op_pending = 1u << 0;
+    h.v.ready = 0x3f & ~1u;
+    for (int k = 0; k < 4; k++)
+        assert_int_equal(h_cycle(&h), 1);
+
+    /* warps 0 and 1 reach a barrier: one leaves per cycle; the pending front (2)
+     * waits too, so 3 comes in first, then 4 */
+    h.v.long_op_pending = 0;
+    h.v.at_barrier = (1u << 0) | (1u << 1) | (1u << 2);
+    h.v.ready = 0x38;
+    assert_int_equal(h_cycle(&h), 3); /* 0 out, 3 in: active {1, 3} */
+    assert_int_equal(h_cycle(&h), 3); /* 1 out, 4 in: active {3, 4}, 3 first */
+    assert_int_equal(h_cycle(&h), 4);
+    h_close(&h);
+
+    /* release=3.2.0 promotes only from a FIFO */
+    struct param_set ps;
+    struct err e;
+    err_clear(&e);
+    const struct sched_ops *ops;
+    assert_int_equal(registry_sched("two_level_active:release=3.2.0,outer=gto", &ops, &ps, &e),
+                     WS_OK);
+    void *priv = calloc(1, ops->priv_size);
+    struct sched_init in = {.nslots = 6, .n_units = 1};
+    assert_int_equal(ops->init(priv, &ps, &in, &e), WS_ERR_INVALID);
+    assert_non_null(strstr(e.msg, "release=3.2.0 needs outer=lrr"));
+    free(priv);
+}
+
 static void test_two_level_fg_groups(void **state)
 {
     (void)state;
@@ -340,6 +386,7 @@ int main(void)
         cmocka_unit_test(test_oldest_first),
         cmocka_unit_test(test_two_level_active_set),
         cmocka_unit_test(test_two_level_active_gto_orders),
+        cmocka_unit_test(test_two_level_active_320),
         cmocka_unit_test(test_two_level_fg_groups),
         cmocka_unit_test(test_two_level_fg_timeout),
     };

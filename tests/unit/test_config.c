@@ -760,6 +760,7 @@ static void test_gpgpusim_old_forms(void **state)
                        "-L1_HIT_LATENCY 20\n"
                        "-rop_latency 115\n"
                        "-dram_latency 30\n"
+                       "-gpgpu_scheduler tl:16\n"
                        "-gpgpu_flush_cache 1\n";
     if (config_import_gpgpusim(&c, text, "old.config", &ign, &e) != WS_OK)
         fail_msg("%s", e.msg);
@@ -784,6 +785,7 @@ static void test_gpgpusim_old_forms(void **state)
     assert_int_equal(c.l2_port_bytes, 0); /* no data-port field before 3.2.2 */
     assert_int_equal(c.l1d_flush, 1);     /* 3.1's flush covers the L1s and the L2 */
     assert_int_equal(c.l2_flush, 1);
+    assert_string_equal(c.sched, "two_level_active:active=16,release=3.2.0"); /* 3.2.0's tl:N */
     assert_non_null(strstr(ign, "tWTR=5"));
     assert_non_null(strstr(ign, "cache type 'L'"));
     free(ign);

@@ -26,6 +26,9 @@ enum { TLA_LRR, TLA_GTO };
 struct tla {
     uint32_t limit;             /* A */
     uint32_t inner, outer;      /* TLA_LRR or TLA_GTO */
+    uint8_t v320;               /* release=3.2.0 */
+    uint8_t picked;             /* a pick has run (last_now is set) */
+    uint64_t last_now;          /* core cycle of the previous pick */
     uint32_t nact, npend;
     uint64_t act_mask, pend_mask;
     uint8_t act[SCHED_MAX_WARPS];  /* active vector, rotation order */
@@ -37,6 +40,9 @@ static const struct param_desc tla_params[] = {
      "active warps per scheduler (GPGPU-Sim GTX480 comment two_level_active:6:0:1)"},
     {"inner", PARAM_STR, "lrr", "order inside the active set: lrr or gto"},
     {"outer", PARAM_STR, "lrr", "promotion order from the pending set: lrr (FIFO) or gto (oldest)"},
+    {"release", PARAM_STR, "3.2.1",
+     "3.2.1: SPEC 2.4; 3.2.0: GPGPU-Sim 3.2.0's tl:N (no long-op demotion, one warp demoted and "
+     "one promoted a cycle)"},
     {NULL, PARAM_INT, NULL, NULL},
 };
 
@@ -71,6 +77,17 @@ static int tla_init(void *priv, const struct param_set *p, const struct sched_in
         return err_set(e, WS_ERR_INVALID,
                        "policy 'two_level_active': parameter 'outer' must be lrr or gto, got '%s'",
                        param_str(p, "outer"));
+    const char *rel = param_str(p, "release");
+    if (strcmp(rel, "3.2.1") && strcmp(rel, "3.2.0"))
+        return err_set(e, WS_ERR_INVALID,
+                       "policy 'two_level_active': parameter 'release' must be 3.2.1 or 3.2.0, "
+                       "got '%s'",
+                       rel);
+    t->v320 = !strcmp(rel, "3.2.0");
+    if (t->v320 && t->outer != TLA_LRR)
+        return err_set(e, WS_ERR_INVALID,
+                       "policy 'two_level_active': release=3.2.0 needs outer=lrr (3.2.0 "
+                       "promotes from a FIFO)");
     return WS_OK;
 }
 
@@ -157,28 +174,49 @@ static int tla_pick(void *priv, const struct sched_view *v)
         tla_push_pending(t, s);
     }
 
+    /* release=3.2.0: one demotion and one promotion per core cycle since the
+     * previous pick, and only waiting warps are demoted */
+    uint64_t steps = UINT64_MAX;
+    uint64_t waits = v->long_op_pending | v->at_barrier;
+    if (t->v320) {
+        steps = t->picked && v->now > t->last_now ? v->now - t->last_now : 1;
+        t->picked = 1;
+        t->last_now = v->now;
+        waits = v->at_barrier;
+    }
+
     /* 1. demote waiting warps, in active-vector order */
-    uint64_t demote = t->act_mask & (v->long_op_pending | v->at_barrier);
+    uint64_t demote = t->act_mask & waits;
     if (demote) {
         uint32_t keep = 0;
+        uint64_t moved = 0;
         for (uint32_t i = 0; i < t->nact; i++) {
             uint32_t s = t->act[i];
-            if (demote >> s & 1)
+            if ((demote >> s & 1) && moved < steps) {
                 tla_push_pending(t, s);
-            else
+                t->act_mask &= ~(1ull << s);
+                moved++;
+            } else
                 t->act[keep++] = (uint8_t)s;
         }
         t->nact = keep;
-        t->act_mask &= ~demote;
     }
 
     /* 2. promote */
-    while (t->nact < t->limit && t->npend) {
+    for (uint64_t moved = 0; t->nact < t->limit && t->npend && moved < steps; moved++) {
         uint32_t s;
         if (t->outer == TLA_GTO) {
             /* oldest pending warp that is not itself waiting, else the oldest */
-            uint64_t cand = t->pend_mask & ~(v->long_op_pending | v->at_barrier);
+            uint64_t cand = t->pend_mask & ~waits;
             s = (uint32_t)sched_oldest(v, cand ? cand : t->pend_mask);
+        } else if (t->v320) {
+            /* 3.2.0: the first pending warp that is not waiting, if any */
+            uint32_t i = 0;
+            while (i < t->npend && (waits >> t->pend[i] & 1))
+                i++;
+            if (i == t->npend)
+                break;
+            s = t->pend[i];
         } else
             s = t->pend[0];
         tla_list_remove(t->pend, &t->npend, s);
