@@ -103,7 +103,7 @@ def main():
     if a.rodinia:
         DIRS.update({w: a.rodinia for w in PROG_SENS + PROG_NONSENS})
     speedup_table(a.dir, "Fig. 9: speedup over RR",
-                  ["gto", "two_level", "caws_oracle", "gcaws", "cawa"],
+                  ["gto", "two_level", "two_level_fg", "caws_oracle", "gcaws", "cawa"],
                   {"gto": "1.16", "two_level": "0.98", "cawa": "1.23"})
     speedup_table(a.dir, "Fig. 10: CACP beneath RR, GTO, two-level (speedup over RR)",
                   ["lrr_cacp", "gto", "gto_cacp", "two_level", "two_level_cacp"],
