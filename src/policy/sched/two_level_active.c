@@ -1,6 +1,6 @@
 /* two_level_active.c: Gebhart-style two-level scheduler (Gebhart et al.
  * ISCA 2011) as GPGPU-Sim's two_level_active:A:inner:outer (SPEC-policies 2.4
- * and 9.6).
+ * and 9.6), and as GPGPU-Sim 3.2.0's tl:A (release=3.2.0, below).
  *
  * At most `active` warps are in the active vector; the rest wait in a FIFO
  * pending queue.  Every pick, before choosing:
@@ -16,7 +16,26 @@
  * to the end, on SCHED_EV_ISSUE), gto prefers the last issued warp, then the
  * oldest active one.  New warps (launch event, or a valid slot not yet seen)
  * enter at the back of the pending queue, so initially the first `active`
- * warps are active. */
+ * warps are active.
+ *
+ * release=3.2.0 is the two-level scheduler of GPGPU-Sim 3.1.1-3.2.0
+ * (`-gpgpu_scheduler tl:A`; the 3.2.0 GTX480 config's comment gives tl:16),
+ * whose long-op test 3.2.1 fixed ("Previously testing if an instruction was
+ * dependent on a long latency operation was broken", its CHANGES file).  In
+ * 3.2.0 the scoreboard recorded a long-latency load's operand slots (0-3)
+ * instead of its registers, and the test asks about registers numbered from
+ * 1: a scalar load never matches, and a vector or texture load only against
+ * the function's first three declared registers.  So an active warp leaves
+ * the active set when it waits (barrier; 3.2.0 also counts a memory barrier,
+ * atomics in flight and the warp's end), not on its loads.  Each cycle 3.2.0
+ * demotes at most one waiting warp (the first in active order) and promotes
+ * at most one, the first pending warp that is not waiting; all warps start
+ * pending.  [CHOICE]s: the long-op test never matches; only barrier waits
+ * demote (the view has no membar or atomic wait; a finished warp leaves at
+ * once); the policy runs only in cycles where a warp of its unit is ready, so
+ * a pick demotes and promotes up to one warp per core cycle since the
+ * previous pick (or since the unit's first warp launch), judged by the state
+ * of this pick; outer=lrr only. */
 #include "policy/sched/sched.h"
 
 #include <string.h>
@@ -27,8 +46,8 @@ struct tla {
     uint32_t limit;             /* A */
     uint32_t inner, outer;      /* TLA_LRR or TLA_GTO */
     uint8_t v320;               /* release=3.2.0 */
-    uint8_t picked;             /* a pick has run (last_now is set) */
-    uint64_t last_now;          /* core cycle of the previous pick */
+    uint8_t started;            /* last_now is set */
+    uint64_t last_now;          /* core cycle of the previous pick or first launch */
     uint32_t nact, npend;
     uint64_t act_mask, pend_mask;
     uint8_t act[SCHED_MAX_WARPS];  /* active vector, rotation order */
@@ -41,8 +60,8 @@ static const struct param_desc tla_params[] = {
     {"inner", PARAM_STR, "lrr", "order inside the active set: lrr or gto"},
     {"outer", PARAM_STR, "lrr", "promotion order from the pending set: lrr (FIFO) or gto (oldest)"},
     {"release", PARAM_STR, "3.2.1",
-     "3.2.1: SPEC 2.4; 3.2.0: GPGPU-Sim 3.2.0's tl:N (no long-op demotion, one warp demoted and "
-     "one promoted a cycle)"},
+     "3.2.1: SPEC 2.4; 3.2.0: GPGPU-Sim 3.2.0's tl:N (its broken long-op test: only barrier "
+     "waits demote; one warp demoted and one promoted a cycle)"},
     {NULL, PARAM_INT, NULL, NULL},
 };
 
@@ -139,6 +158,10 @@ static void tla_on_event(void *priv, const struct sched_event *ev)
     case SCHED_EV_WARP_LAUNCH:
         tla_forget(t, s);
         tla_push_pending(t, s);
+        if (!t->started) { /* 3.2.0 promotes from the first cycle on */
+            t->started = 1;
+            t->last_now = ev->now;
+        }
         break;
     case SCHED_EV_WARP_EXIT:
         tla_forget(t, s);
@@ -175,12 +198,13 @@ static int tla_pick(void *priv, const struct sched_view *v)
     }
 
     /* release=3.2.0: one demotion and one promotion per core cycle since the
-     * previous pick, and only waiting warps are demoted */
+     * previous pick (the skipped cycles judged by this pick's state), and only
+     * barrier waits demote */
     uint64_t steps = UINT64_MAX;
     uint64_t waits = v->long_op_pending | v->at_barrier;
     if (t->v320) {
-        steps = t->picked && v->now > t->last_now ? v->now - t->last_now : 1;
-        t->picked = 1;
+        steps = t->started && v->now > t->last_now ? v->now - t->last_now : 1;
+        t->started = 1;
         t->last_now = v->now;
         waits = v->at_barrier;
     }
@@ -242,6 +266,6 @@ static int tla_pick(void *priv, const struct sched_view *v)
 
 SCHED_POLICY(two_level_active,
              .desc = "two-level active set of A warps, demoted on long-latency waits "
-                     "(Gebhart ISCA 2011; GPGPU-Sim two_level_active)",
+                     "(Gebhart ISCA 2011; GPGPU-Sim two_level_active, or 3.2.0's tl:A)",
              .priv_size = sizeof(struct tla), .params = tla_params, .init = tla_init,
              .pick = tla_pick, .on_event = tla_on_event, .events = TLA_EVENTS);
