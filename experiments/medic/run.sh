@@ -57,10 +57,12 @@ print(" ".join(n for n, _ in spec.PROGRAMS))' "$here")
         echo "run.sh: some Rodinia programs did not build (logs in $out/rodinia/log)" >&2
         exit 1
     }
+    WARPSIM_PTXAS=$("$here/../ptxas.sh") || exit 2
+    export WARPSIM_PTXAS
     spec=$out/medic-rodinia.toml
     python3 "$here/spec.py" "$here/medic.toml" >"$spec"
     vars+=(--set-var "rodinia=$out/rodinia")
-    rodinia_line="Rodinia: github.com/yuhc/gpu-rodinia at $rev (programs and inputs: experiments/medic/spec.py)."
+    rodinia_line="Rodinia: github.com/yuhc/gpu-rodinia at $rev (programs and inputs: experiments/medic/spec.py). $("$here/../ptxas.sh" --line)"
 fi
 "$warpsim" sweep "$spec" "${vars[@]}" --jobs "$jobs" || {
     echo "run.sh: some points failed; see warpsim sweep status $spec ${vars[*]} -v" >&2

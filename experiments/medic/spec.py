@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """spec.py: the MeDiC sweep with the paper's Rodinia programs: prints
 medic.toml followed by a copy of each of its groups that runs the programs
-below instead of the built-in workloads (same point name, policy and sets),
-each in {rodinia}/<program> as experiments/rodinia/build.sh leaves it.
+below instead of the built-in workloads (same point name, policy and sets, and
+ptx.ptxas_regs=1), each in {rodinia}/<program> as experiments/rodinia/build.sh
+leaves it.
 usage: spec.py MEDIC_TOML"""
 import json
 import sys
@@ -46,8 +47,9 @@ def main():
         print("policies = [%s]" % ", ".join(
             "{ name = %s, spec = %s }" % (toml_str(p["name"]), toml_str(p["spec"]))
             for p in g["policies"]))
-        if "sets" in g:
-            print("sets = [%s]" % ", ".join(toml_str(s) for s in g["sets"]))
+        # CTAs sized with ptxas's register counts, as GPGPU-Sim 3.x does (README)
+        sets = g.get("sets", []) + ["ptx.ptxas_regs=1"]
+        print("sets = [%s]" % ", ".join(toml_str(s) for s in sets))
 
 
 if __name__ == "__main__":
