@@ -92,10 +92,9 @@ if [ -n "$rodinia" ]; then
     rvars=(--set-var "rodinia=$out/rodinia-build" --set-var "oracle_dir=$out/oracle"
            --set-var "faketime=$ft")
     rodinia_line="Rodinia: github.com/yuhc/gpu-rodinia at $rev, built with experiments/rodinia/build.sh (nvcc $("${NVCC:-/usr/local/cuda/bin/nvcc}" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'))."
-    ptxas=${WARPSIM_PTXAS:-$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)}
-    [ -x "$ptxas" ] || { echo "run.sh: no ptxas (the programs' register counts; set WARPSIM_PTXAS)" >&2; exit 2; }
-    export WARPSIM_PTXAS=$ptxas
-    rodinia_line="$rodinia_line Registers per thread from ptxas $("$ptxas" --version | sed -n 's/.*release \([0-9.]*\), V\([0-9.]*\).*/\2/p') (ptx.ptxas_regs=1)."
+    WARPSIM_PTXAS=$("$here/../ptxas.sh") || exit 2
+    export WARPSIM_PTXAS
+    rodinia_line="$rodinia_line $("$here/../ptxas.sh" --line)"
 fi
 
 vars=(--set-var "size=$size" --set-var "oracle_dir=$out/oracle")
