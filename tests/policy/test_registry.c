@@ -85,7 +85,7 @@ static void test_parameter_errors(void **state)
     err_clear(&e);
     assert_int_equal(registry_sched("two_level_active:foo=1", &s, &ps, &e), WS_ERR_INVALID);
     assert_string_equal(e.msg, "policy 'two_level_active': unknown parameter 'foo' "
-                               "(allowed keys: active, inner, outer)");
+                               "(allowed keys: active, inner, outer, release)");
     err_clear(&e);
     assert_int_equal(registry_sched("two_level_active:active=many", &s, &ps, &e),
                      WS_ERR_INVALID);
